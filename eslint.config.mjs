@@ -1,0 +1,23 @@
+// @ts-check
+import eslint from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'sdk/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+  eslint.configs.recommended,
+  ...tseslint.configs.recommended,
+  prettier,
+  {
+    languageOptions: { parserOptions: { projectService: false } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through ConfigService (src/config).' }],
+    },
+  },
+  {
+    files: ['src/config/**', 'src/database/data-source.ts', 'test/**', 'bench/**', 'src/cli.ts', 'src/main.ts', 'src/worker.ts', 'src/openapi.ts'],
+    rules: { 'no-restricted-properties': 'off' },
+  },
+);

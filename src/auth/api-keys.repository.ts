@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, Repository } from 'typeorm';
+import { OrganizationEntity } from '../organizations/organization.entity';
+import { ApiKeyEntity } from './api-key.entity';
+
+export type ApiKeyWithOrg = ApiKeyEntity & { organization: OrganizationEntity };
+
+@Injectable()
+export class ApiKeysRepository {
+  constructor(
+    @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
+    @InjectRepository(OrganizationEntity) private readonly orgs: Repository<OrganizationEntity>,
+  ) {}
+
+  /** Unique-index lookup by hash; revoked keys are returned so the caller can tell them apart. */
+  async findByHashWithOrg(keyHash: string): Promise<ApiKeyWithOrg | null> {
+    const row = await this.keys.findOne({ where: { keyHash }, relations: { organization: true } });
+    return row && row.organization ? (row as ApiKeyWithOrg) : null;
+  }
+
+  insert(orgId: string, name: string, prefix: string, keyHash: string): Promise<ApiKeyEntity> {
+    return this.keys.save(this.keys.create({ orgId, name, prefix, keyHash }));
+  }
+
+  listForOrg(orgId: string): Promise<ApiKeyEntity[]> {
+    return this.keys.find({ where: { orgId }, order: { createdAt: 'DESC' } });
+  }
+
+  findByIdForOrg(orgId: string, id: string): Promise<ApiKeyEntity | null> {
+    return this.keys.findOne({ where: { id, orgId } });
+  }
+
+  findById(id: string): Promise<ApiKeyEntity | null> {
+    return this.keys.findOne({ where: { id } });
+  }
+
+  /** Sets revoked_at once; returns false when the key was already revoked or does not exist. */
+  async revoke(id: string): Promise<boolean> {
+    const res = await this.keys.update({ id, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
+    return (res.affected ?? 0) > 0;
+  }
+
+  async touchLastUsed(id: string): Promise<void> {
+    await this.keys.update({ id }, { lastUsedAt: () => 'now()' });
+  }
+
+  createOrg(name: string): Promise<OrganizationEntity> {
+    return this.orgs.save(this.orgs.create({ name }));
+  }
+
+  findOrg(id: string): Promise<OrganizationEntity | null> {
+    return this.orgs.findOne({ where: { id } });
+  }
+
+  findOrgByName(name: string): Promise<OrganizationEntity | null> {
+    return this.orgs.findOne({ where: { name }, order: { createdAt: 'ASC' } });
+  }
+
+  countOrgs(): Promise<number> {
+    return this.orgs.count();
+  }
+}

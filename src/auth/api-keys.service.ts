@@ -1,0 +1,145 @@
+import { Injectable, Logger, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { AuditService } from '../audit/audit.service';
+import { AllConfig } from '../config/configuration';
+import { isUuid } from '../database/pg-errors';
+import { OrganizationEntity } from '../organizations/organization.entity';
+import { ApiKeyEntity } from './api-key.entity';
+import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey, sameDigest } from './api-key.format';
+import { ApiKeysRepository } from './api-keys.repository';
+import { OrgContext } from './org-context';
+
+export interface CreatedApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  key: string;
+  createdAt: Date;
+}
+
+/** How often `last_used_at` is written per key: at most once a minute, off the request path. */
+const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+
+@Injectable()
+export class ApiKeysService {
+  private readonly logger = new Logger(ApiKeysService.name);
+  private readonly pepper: string;
+  private readonly cacheMs: number;
+  private readonly cache = new Map<string, { ctx: OrgContext; expires: number }>();
+  private readonly lastUsedWrites = new Map<string, number>();
+
+  constructor(
+    private readonly repo: ApiKeysRepository,
+    private readonly audit: AuditService,
+    config: ConfigService<AllConfig, true>,
+  ) {
+    const auth = config.get('auth', { infer: true });
+    this.pepper = auth.pepper;
+    this.cacheMs = auth.keyCacheMs;
+  }
+
+  /**
+   * Resolves a bearer key to its organization. Malformed keys (shape or checksum) are refused
+   * before any database query. With API_KEY_CACHE_MS=0 (default) every request reads the key row,
+   * so a revocation is effective on the next request in every process.
+   */
+  async authenticate(rawKey: string): Promise<OrgContext> {
+    if (!isWellFormedApiKey(rawKey)) throw new UnauthorizedException('Invalid API key.');
+    const keyHash = hashApiKey(rawKey, this.pepper);
+    const cached = this.cacheMs > 0 ? this.cache.get(keyHash) : undefined;
+    if (cached && cached.expires > Date.now()) return cached.ctx;
+
+    const row = await this.repo.findByHashWithOrg(keyHash);
+    if (!row || !sameDigest(row.keyHash, keyHash)) throw new UnauthorizedException('Invalid API key.');
+    if (row.revokedAt) throw new UnauthorizedException('API key has been revoked.');
+
+    const ctx: OrgContext = {
+      orgId: row.orgId,
+      orgName: row.organization.name,
+      actor: { type: 'api_key', id: row.id, label: `${row.name} (${row.prefix}…)` },
+      apiKeyId: row.id,
+    };
+    if (this.cacheMs > 0) this.cache.set(keyHash, { ctx, expires: Date.now() + this.cacheMs });
+    this.noteUsed(row.id);
+    return ctx;
+  }
+
+  /** Fire-and-forget, at most once a minute per key and process: keeps writes off the hot path. */
+  private noteUsed(keyId: string): void {
+    const now = Date.now();
+    const last = this.lastUsedWrites.get(keyId) ?? 0;
+    if (now - last < LAST_USED_WRITE_INTERVAL_MS) return;
+    this.lastUsedWrites.set(keyId, now);
+    this.repo.touchLastUsed(keyId).catch((err: unknown) => {
+      this.logger.warn(`could not record last use of key ${keyId}: ${String(err)}`);
+    });
+  }
+
+  async getKeyForOrg(orgId: string, id: string): Promise<ApiKeyEntity> {
+    const key = isUuid(id) ? await this.repo.findByIdForOrg(orgId, id) : null;
+    if (!key) throw new NotFoundException('API key not found.');
+    return key;
+  }
+
+  async createKey(ctx: OrgContext, name: string): Promise<CreatedApiKey> {
+    const key = generateApiKey();
+    const row = await this.repo.insert(ctx.orgId, name, displayPrefix(key), hashApiKey(key, this.pepper));
+    await this.audit.record(ctx, {
+      action: 'api_key.created',
+      targetType: 'api_key',
+      targetId: row.id,
+      metadata: { name, prefix: row.prefix },
+    });
+    return { id: row.id, name: row.name, prefix: row.prefix, key, createdAt: row.createdAt };
+  }
+
+  /** Revokes a key of the caller's organization; 404 for another organization's key. */
+  async revokeKey(ctx: OrgContext, id: string): Promise<ApiKeyEntity> {
+    const key = await this.getKeyForOrg(ctx.orgId, id);
+    if (await this.repo.revoke(key.id)) {
+      this.cache.clear();
+      await this.audit.record(ctx, {
+        action: 'api_key.revoked',
+        targetType: 'api_key',
+        targetId: key.id,
+        metadata: { name: key.name, prefix: key.prefix },
+      });
+    }
+    return this.getKeyForOrg(ctx.orgId, id);
+  }
+
+  listKeys(orgId: string): Promise<ApiKeyEntity[]> {
+    return this.repo.listForOrg(orgId);
+  }
+
+  createOrganization(name: string): Promise<OrganizationEntity> {
+    return this.repo.createOrg(name);
+  }
+
+  async getOrganization(id: string): Promise<OrganizationEntity> {
+    const org = isUuid(id) ? await this.repo.findOrg(id) : null;
+    if (!org) throw new NotFoundException(`Organization ${id} not found.`);
+    return org;
+  }
+
+  findOrganizationByName(name: string): Promise<OrganizationEntity | null> {
+    return this.repo.findOrgByName(name);
+  }
+
+  /** The CLI acts on behalf of an organization it was told about; its audit actor is "cli". */
+  async cliContext(orgId: string): Promise<OrgContext> {
+    const org = await this.getOrganization(orgId);
+    return {
+      orgId: org.id,
+      orgName: org.name,
+      actor: { type: 'cli', id: null, label: 'admin CLI' },
+      apiKeyId: null,
+    };
+  }
+
+  async findKeyById(id: string): Promise<ApiKeyEntity> {
+    const key = isUuid(id) ? await this.repo.findById(id) : null;
+    if (!key) throw new NotFoundException(`API key ${id} not found.`);
+    return key;
+  }
+}

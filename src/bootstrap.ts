@@ -1,0 +1,35 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { createValidationPipe } from './common/validation.pipe';
+import { AllConfig } from './config/configuration';
+import { requestId } from './logging/logging.module';
+import { setupSwagger } from './openapi/document';
+
+/** Creates the configured HTTP application (used by main.ts and by the e2e tests). */
+export async function createApp(config: AllConfig): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bufferLogs: true,
+    bodyParser: false,
+  });
+  configureApp(app, config);
+  return app;
+}
+
+export function configureApp(app: INestApplication & NestExpressApplication, config: AllConfig): void {
+  app.useLogger(app.get(Logger));
+  app.set('trust proxy', 'loopback');
+  app.disable('x-powered-by');
+  // Before the body parser, so even a malformed or oversized body gets a request id.
+  app.use((req: IncomingMessage & { id?: string }, res: ServerResponse, next: () => void) => {
+    req.id = requestId(req, res);
+    next();
+  });
+  app.useBodyParser('json', { limit: config.app.bodyLimit });
+  app.useGlobalPipes(createValidationPipe());
+  app.enableShutdownHooks();
+  setupSwagger(app);
+}

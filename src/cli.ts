@@ -1,0 +1,25 @@
+import 'reflect-metadata';
+import { CommandFactory } from 'nest-commander';
+import { CliModule } from './cli/cli.module';
+import { loadConfig } from './config/configuration';
+
+/** `node dist/cli.js <command> [options]`: JSON on stdout, a message on stderr and exit 1 on error. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const fail = (err: unknown): never => {
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`error: ${message}\n`);
+    process.exit(1);
+  };
+  await CommandFactory.run(CliModule.forRoot(config), {
+    logger: ['error'],
+    errorHandler: fail,
+    serviceErrorHandler: fail,
+    cliName: 'taste-cli',
+  });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

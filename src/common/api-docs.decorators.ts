@@ -1,0 +1,30 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiBearerAuth, ApiResponse } from '@nestjs/swagger';
+import { ErrorResponseDto } from './error-response.dto';
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Validation failed (the message names the field), or an image could not be fetched.',
+  401: 'Missing, invalid or revoked API key.',
+  404: 'Not found, or it belongs to another organization.',
+  409: 'The core has no ready taste profile yet: poll GET /cores/{id} and retry.',
+  413: 'Request body too large.',
+  429: 'Rate limit exceeded; the message states the seconds to wait, also in Retry-After.',
+};
+
+/** Bearer security plus the error responses of an operation (401 and 429 always). */
+export function ApiOrgOperation(...statuses: number[]): MethodDecorator & ClassDecorator {
+  const all = Array.from(new Set([...statuses, 401, 429])).sort();
+  return applyDecorators(
+    ApiBearerAuth('bearer'),
+    ...all.map((status) =>
+      ApiResponse({
+        status,
+        description: ERROR_TEXT[status] ?? 'Error.',
+        type: ErrorResponseDto,
+        ...(status === 429
+          ? { headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } } }
+          : {}),
+      }),
+    ),
+  );
+}

@@ -1,0 +1,90 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+
+interface ErrorBody {
+  message: string;
+  status: number;
+  code?: string;
+  requestId?: string;
+}
+
+const CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  500: 'internal_error',
+  503: 'unavailable',
+};
+
+/** Errors raised by Express middleware (body-parser) carry `status`/`type` instead of being HttpExceptions. */
+interface ExpressError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  expose?: boolean;
+  message?: string;
+}
+
+function messageOf(response: string | object, fallback: string): string {
+  if (typeof response === 'string') return response;
+  const m = (response as { message?: unknown }).message;
+  if (Array.isArray(m)) return m.map(String).join('; ');
+  if (typeof m === 'string' && m.length > 0) return m;
+  return fallback;
+}
+
+/**
+ * One shape for every non-2xx response: `{ message, status, code, requestId }`.
+ * Unknown errors become a generic 500; the full error is logged, never returned.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Exceptions');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    if (host.getType() !== 'http') throw exception;
+    const ctx = host.switchToHttp();
+    const res = ctx.getResponse<Response>();
+    const req = ctx.getRequest<Request & { id?: string }>();
+    const body = this.toBody(exception);
+    const requestId = typeof req.id === 'string' ? req.id : undefined;
+    if (body.status >= 500) {
+      this.logger.error(
+        { err: exception, requestId, method: req.method, path: req.path },
+        exception instanceof Error ? exception.stack : String(exception),
+      );
+    }
+    if (res.headersSent) return;
+    res.status(body.status).json({ ...body, ...(requestId ? { requestId } : {}) });
+  }
+
+  private toBody(exception: unknown): ErrorBody {
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      return { message: messageOf(exception.getResponse(), exception.message), status, code: CODES[status] };
+    }
+    const e = (exception ?? {}) as ExpressError;
+    const status = e.status ?? e.statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      if (e.type === 'entity.too.large') {
+        return { message: 'Request body too large.', status: 413, code: CODES[413] };
+      }
+      if (e.type === 'entity.parse.failed') {
+        return { message: 'Malformed JSON in request body.', status: 400, code: 'malformed_json' };
+      }
+      const message = e.expose && e.message ? e.message : (CODES[status] ?? 'Bad request').replace(/_/g, ' ');
+      return { message, status, code: CODES[status] };
+    }
+    return {
+      message: 'Internal server error.',
+      status: HttpStatus.INTERNAL_SERVER_ERROR,
+      code: CODES[500],
+    };
+  }
+}

@@ -1,0 +1,96 @@
+import { resolve } from 'node:path';
+import { EnvDto, validateEnv } from './env.schema';
+
+export { validateEnv };
+
+export type Role = 'all' | 'api' | 'worker';
+
+export interface AllConfig {
+  app: { env: string; port: number; role: Role; logLevel: string; publicBaseUrl: string; bodyLimit: string };
+  db: { url: string; migrationsRun: boolean };
+  redis: { url: string };
+  storage: {
+    driver: 'fs' | 's3';
+    dir: string;
+    s3: {
+      endpoint: string;
+      bucket: string;
+      accessKey: string;
+      secretKey: string;
+      region: string;
+      publicUrl: string;
+    };
+  };
+  taste: {
+    provider: 'local' | 'openai';
+    openai: { baseUrl: string; apiKey: string; model: string; textModel: string; timeoutMs: number };
+  };
+  ingest: { allowedHosts: string[]; timeoutMs: number };
+  throttle: { generalPerMin: number; createPerMin: number; searchPerMin: number };
+  auth: { pepper: string; keyCacheMs: number; sessionSecret: string };
+}
+
+/** Maps the validated environment to typed namespaces with the defaults of DECISIONS.md. */
+export function buildConfig(env: EnvDto): AllConfig {
+  const port = env.PORT ?? 3000;
+  return {
+    app: {
+      env: env.NODE_ENV ?? 'development',
+      port,
+      role: (env.ROLE ?? 'all') as Role,
+      logLevel: env.LOG_LEVEL ?? 'info',
+      publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+      // Five base64 images just under 10 MB each are about 70 MB of JSON (DECISIONS.md, 413 threshold).
+      bodyLimit: env.BODY_LIMIT ?? '70mb',
+    },
+    db: {
+      url: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/taste',
+      migrationsRun: env.DB_MIGRATIONS_RUN ?? true,
+    },
+    redis: { url: env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
+    storage: {
+      driver: (env.STORAGE_DRIVER ?? 'fs') as 'fs' | 's3',
+      dir: resolve(env.STORAGE_DIR ?? 'var/storage'),
+      s3: {
+        endpoint: env.S3_ENDPOINT ?? 'http://127.0.0.1:9000',
+        bucket: env.S3_BUCKET ?? 'taste-images',
+        accessKey: env.S3_ACCESS_KEY ?? '',
+        secretKey: env.S3_SECRET_KEY ?? '',
+        region: env.S3_REGION ?? 'us-east-1',
+        publicUrl: (env.S3_PUBLIC_URL ?? '').replace(/\/+$/, ''),
+      },
+    },
+    taste: {
+      provider: (env.TASTE_PROVIDER ?? 'local') as 'local' | 'openai',
+      openai: {
+        baseUrl: env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
+        apiKey: env.OPENAI_API_KEY ?? '',
+        model: env.OPENAI_MODEL ?? 'gpt-4o-mini',
+        textModel: env.OPENAI_TEXT_MODEL ?? env.OPENAI_MODEL ?? 'gpt-4o-mini',
+        timeoutMs: env.OPENAI_TIMEOUT_MS ?? 30000,
+      },
+    },
+    ingest: {
+      allowedHosts: (env.IMAGE_FETCH_ALLOWED_HOSTS ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+      timeoutMs: env.IMAGE_FETCH_TIMEOUT_MS ?? 10000,
+    },
+    throttle: {
+      generalPerMin: env.RATE_LIMIT_GENERAL_PER_MIN ?? 120,
+      createPerMin: env.RATE_LIMIT_CREATE_PER_MIN ?? 5,
+      searchPerMin: env.RATE_LIMIT_SEARCH_PER_MIN ?? 20,
+    },
+    auth: {
+      pepper: env.API_KEY_PEPPER ?? 'taste-dev-pepper-change-me',
+      keyCacheMs: env.API_KEY_CACHE_MS ?? 0,
+      sessionSecret: env.SESSION_SECRET ?? 'taste-dev-session-secret-change-me',
+    },
+  };
+}
+
+/** Loader for ConfigModule: validate the process environment once, fail fast on a bad value. */
+export function loadConfig(): AllConfig {
+  return buildConfig(validateEnv(process.env));
+}

@@ -1,0 +1,39 @@
+import { buildConfig, validateEnv } from './configuration';
+
+describe('configuration', () => {
+  it('applies the defaults of DECISIONS.md', () => {
+    const c = buildConfig(validateEnv({}));
+    expect(c.app.port).toBe(3000);
+    expect(c.storage.driver).toBe('fs');
+    expect(c.taste.provider).toBe('local');
+    expect(c.throttle).toEqual({ generalPerMin: 120, createPerMin: 5, searchPerMin: 20 });
+    expect(c.db.migrationsRun).toBe(true);
+    expect(c.ingest.allowedHosts).toEqual([]);
+  });
+
+  it('parses typed values', () => {
+    const c = buildConfig(
+      validateEnv({
+        PORT: '8080',
+        DB_MIGRATIONS_RUN: 'false',
+        IMAGE_FETCH_ALLOWED_HOSTS: 'a.test, B.test',
+        RATE_LIMIT_CREATE_PER_MIN: '7',
+      }),
+    );
+    expect(c.app.port).toBe(8080);
+    expect(c.db.migrationsRun).toBe(false);
+    expect(c.ingest.allowedHosts).toEqual(['a.test', 'b.test']);
+    expect(c.throttle.createPerMin).toBe(7);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['STORAGE_DRIVER', 'ftp'],
+    ['TASTE_PROVIDER', 'magic'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['RATE_LIMIT_GENERAL_PER_MIN', '0'],
+    ['ROLE', 'both'],
+  ])('fails fast naming %s when it is %s', (name, value) => {
+    expect(() => validateEnv({ [name]: value })).toThrow(new RegExp(`${name}=`));
+  });
+});

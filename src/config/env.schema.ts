@@ -1,0 +1,64 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, validateSync } from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : Number(value);
+const toBool = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : value === true || value === 'true' || value === '1';
+
+/**
+ * The process environment, validated at boot. Names and defaults are those of DECISIONS.md
+ * ("How the service is run"); a bad value stops the process with a message naming the variable.
+ */
+export class EnvDto {
+  @IsOptional() @IsIn(['development', 'production', 'test']) NODE_ENV?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT?: number;
+  @IsOptional() @IsIn(['all', 'api', 'worker']) ROLE?: string;
+  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL?: string;
+
+  @IsOptional() @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false }) DATABASE_URL?: string;
+  @IsOptional() @Transform(toBool) @IsBoolean() DB_MIGRATIONS_RUN?: boolean;
+  @IsOptional() @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false }) REDIS_URL?: string;
+
+  @IsOptional() @IsIn(['fs', 's3']) STORAGE_DRIVER?: string;
+  @IsOptional() @IsString() STORAGE_DIR?: string;
+  @IsOptional() @IsUrl({ require_tld: false, require_protocol: true }) PUBLIC_BASE_URL?: string;
+  @IsOptional() @IsUrl({ require_tld: false, require_protocol: true }) S3_ENDPOINT?: string;
+  @IsOptional() @IsString() S3_BUCKET?: string;
+  @IsOptional() @IsString() S3_ACCESS_KEY?: string;
+  @IsOptional() @IsString() S3_SECRET_KEY?: string;
+  @IsOptional() @IsString() S3_REGION?: string;
+  @IsOptional() @IsUrl({ require_tld: false, require_protocol: true }) S3_PUBLIC_URL?: string;
+
+  @IsOptional() @IsIn(['local', 'openai']) TASTE_PROVIDER?: string;
+  @IsOptional() @IsUrl({ require_tld: false, require_protocol: true }) OPENAI_BASE_URL?: string;
+  @IsOptional() @IsString() OPENAI_API_KEY?: string;
+  @IsOptional() @IsString() OPENAI_MODEL?: string;
+  @IsOptional() @IsString() OPENAI_TEXT_MODEL?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000) OPENAI_TIMEOUT_MS?: number;
+
+  @IsOptional() @IsString() IMAGE_FETCH_ALLOWED_HOSTS?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) IMAGE_FETCH_TIMEOUT_MS?: number;
+  @IsOptional() @IsString() BODY_LIMIT?: string;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_GENERAL_PER_MIN?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_CREATE_PER_MIN?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_SEARCH_PER_MIN?: number;
+
+  @IsOptional() @IsString() API_KEY_PEPPER?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(60000) API_KEY_CACHE_MS?: number;
+  @IsOptional() @IsString() SESSION_SECRET?: string;
+}
+
+/** Validates raw env; throws an Error whose message names every bad variable. */
+export function validateEnv(raw: Record<string, unknown>): EnvDto {
+  const env = plainToInstance(EnvDto, raw, { enableImplicitConversion: false });
+  const errors = validateSync(env, { skipMissingProperties: false, whitelist: false });
+  if (errors.length > 0) {
+    const lines = errors.map(
+      (e) => `${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
+    );
+    throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return env;
+}

@@ -1,0 +1,22 @@
+import 'reflect-metadata';
+import { join } from 'node:path';
+import { DataSource, DataSourceOptions } from 'typeorm';
+
+/** Entities and migrations are found by glob so that every module's entity is registered once. */
+export function dataSourceOptions(url: string): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    entities: [join(__dirname, '..', '**', '*.entity.{ts,js}')],
+    migrations: [join(__dirname, '..', '..', 'migrations', '*-*.{ts,js}')],
+    migrationsTableName: 'typeorm_migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    extra: { max: 10 },
+  };
+}
+
+/** Used by the TypeORM CLI (`npm run migration:run`, `migration:generate`). */
+export default new DataSource(
+  dataSourceOptions(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/taste'),
+);

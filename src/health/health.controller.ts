@@ -1,0 +1,56 @@
+import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import {
+  HealthCheck,
+  HealthCheckService,
+  HealthIndicatorService,
+  TypeOrmHealthIndicator,
+} from '@nestjs/terminus';
+import Redis from 'ioredis';
+import { Public } from '../auth/public.decorator';
+import { REDIS } from '../redis/redis.module';
+import { HEALTH_CHECKS, ReadinessCheck } from './health.tokens';
+
+@ApiExcludeController()
+@Public()
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly db: TypeOrmHealthIndicator,
+    private readonly indicator: HealthIndicatorService,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(HEALTH_CHECKS) private readonly extra: ReadinessCheck[],
+  ) {}
+
+  @Get('live')
+  live(): { status: string } {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @HealthCheck()
+  ready() {
+    return this.health.check([
+      () => this.db.pingCheck('postgres', { timeout: 2000 }),
+      async () => {
+        const check = this.indicator.check('redis');
+        try {
+          await this.redis.ping();
+          return check.up();
+        } catch (err) {
+          return check.down({ message: String(err) });
+        }
+      },
+      ...this.extra.map((c) => async () => {
+        const check = this.indicator.check(c.name);
+        try {
+          await c.ping();
+          return check.up();
+        } catch (err) {
+          return check.down({ message: String(err) });
+        }
+      }),
+    ]);
+  }
+}

@@ -1,0 +1,51 @@
+import { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+
+/** Builds the OpenAPI document from the decorators. operationId = handler method name. */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Taste Profile Service: Organization API')
+    .setDescription(
+      'Turns 1 to 5 images into a taste profile (a "core") and matches ready cores against a fashion ' +
+        'catalogue. Every operation needs `Authorization: Bearer <API key>`.',
+    )
+    .setVersion('1.0.0')
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'Organization API key (tpk_...).' },
+      'bearer',
+    )
+    .addTag('auth', 'API key verification')
+    .addTag('cores', 'Cores: images and their taste profile')
+    .addTag('jobs', 'Taste generation jobs')
+    .addTag('products', 'Product search for a ready core')
+    .build();
+  const doc = SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (_controllerKey: string, methodKey: string) => methodKey,
+  });
+  return normaliseDocument(doc);
+}
+
+function sortKeys<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(sortKeys) as T;
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value as Record<string, unknown>).sort()) {
+      out[key] = sortKeys((value as Record<string, unknown>)[key]);
+    }
+    return out as T;
+  }
+  return value;
+}
+
+/** Stable output for a committed file: sorted keys everywhere, so diffs show real changes only. */
+export function normaliseDocument(doc: OpenAPIObject): OpenAPIObject {
+  return sortKeys(doc);
+}
+
+export function setupSwagger(app: INestApplication): void {
+  const doc = buildOpenApiDocument(app);
+  SwaggerModule.setup('api/docs', app, doc, {
+    jsonDocumentUrl: 'api/docs-json',
+    swaggerOptions: { persistAuthorization: true },
+  });
+}

@@ -1,0 +1,71 @@
+import request from 'supertest';
+import { startTestApp, createOrgWithKey, TestApp, OrgWithKey } from '../support/app';
+
+describe('error contract (e2e)', () => {
+  let t: TestApp;
+  let org: OrgWithKey;
+
+  beforeAll(async () => {
+    t = await startTestApp({ BODY_LIMIT: '1kb' });
+    org = await createOrgWithKey(t.app);
+  });
+  afterAll(() => t.close());
+
+  const http = () => request(t.app.getHttpServer());
+  const expectErrorBody = (body: unknown, status: number) => {
+    expect(body).toEqual(expect.objectContaining({ status, message: expect.any(String) }));
+    expect(Object.keys(body as object).sort()).toEqual(expect.arrayContaining(['message', 'status']));
+  };
+
+  it('404 on an unknown route outside the API, with the error body', async () => {
+    const res = await http().get('/no/such/thing').expect(404);
+    expectErrorBody(res.body, 404);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+  });
+
+  it('400 on malformed JSON, with the error body and a request id', async () => {
+    const res = await http()
+      .post('/api/v1/org/me')
+      .set('Authorization', `Bearer ${org.key}`)
+      .set('Content-Type', 'application/json')
+      .send('{"name": ')
+      .expect(400);
+    expectErrorBody(res.body, 400);
+    expect(res.body.requestId).toBe(res.headers['x-request-id']);
+  });
+
+  it('413 when the body is over the limit, before authentication', async () => {
+    const res = await http()
+      .post('/api/v1/org/me')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ blob: 'x'.repeat(4096) }))
+      .expect(413);
+    expectErrorBody(res.body, 413);
+  });
+
+  it('keeps a safe caller-provided X-Request-Id and replaces an unsafe one', async () => {
+    const ok = await http().get('/health/live').set('X-Request-Id', 'abc-123').expect(200);
+    expect(ok.headers['x-request-id']).toBe('abc-123');
+    const bad = await http().get('/health/live').set('X-Request-Id', 'a b<script>').expect(200);
+    expect(bad.headers['x-request-id']).not.toBe('a b<script>');
+  });
+
+  it('health endpoints need no key; ready checks postgres and redis', async () => {
+    await http().get('/health/live').expect(200, { status: 'ok' });
+    const res = await http().get('/health/ready').expect(200);
+    expect(res.body.details).toEqual(
+      expect.objectContaining({
+        postgres: expect.objectContaining({ status: 'up' }),
+        redis: { status: 'up' },
+      }),
+    );
+  });
+
+  it('serves the OpenAPI document and Swagger UI', async () => {
+    const doc = await http().get('/api/docs-json').expect(200);
+    expect(doc.body.paths['/api/v1/org/me'].get.operationId).toBe('getMe');
+    expect(doc.body.components.securitySchemes.bearer).toEqual(expect.objectContaining({ scheme: 'bearer' }));
+    const ui = await http().get('/api/docs').expect(200);
+    expect(ui.text).toContain('swagger-ui');
+  });
+});
