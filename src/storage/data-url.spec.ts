@@ -1,0 +1,72 @@
+import { decodeImageDataUrl } from './data-url';
+import { ImageRejectedError, MAX_IMAGE_BYTES } from './image-limits';
+
+const PNG_1PX =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+
+function reason(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ImageRejectedError);
+    return (err as Error).message;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('decodeImageDataUrl', () => {
+  it('decodes a well-formed data URL', () => {
+    const buf = decodeImageDataUrl(`data:image/png;base64,${PNG_1PX}`);
+    expect(buf.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(buf.length).toBe(Buffer.from(PNG_1PX, 'base64').length);
+  });
+
+  it('accepts subtypes with dots, plus and dashes', () => {
+    expect(decodeImageDataUrl('data:image/svg+xml;base64,AAAA')).toHaveLength(3);
+    expect(decodeImageDataUrl('data:image/vnd.ms-photo;base64,AAA=')).toHaveLength(2);
+  });
+
+  it.each([
+    ['no data: scheme', `image/png;base64,${PNG_1PX}`],
+    ['a non-image type', `data:text/html;base64,${PNG_1PX}`],
+    ['no ;base64 marker', `data:image/png,${PNG_1PX}`],
+    ['a parameter before base64', `data:image/png;charset=utf-8;base64,${PNG_1PX}`],
+    ['an empty subtype', `data:image/;base64,${PNG_1PX}`],
+    ['a URL', 'https://example.com/a.png'],
+  ])('rejects %s', (_label, value) => {
+    expect(reason(() => decodeImageDataUrl(value))).toMatch(/not a data URL/);
+  });
+
+  it.each([
+    ['characters outside the alphabet', 'AAA*'],
+    ['URL-safe alphabet', 'AA-_'],
+    ['whitespace', 'AAAA AAAA'],
+    ['a newline', 'AAAA\nAAA='],
+    ['a length that is not a multiple of 4', 'AAAAA'],
+    ['padding in the middle', 'AA==AAAA'],
+    ['three padding characters', 'A==='],
+  ])('rejects base64 with %s', (_label, payload) => {
+    expect(reason(() => decodeImageDataUrl(`data:image/png;base64,${payload}`))).toMatch(/base64/);
+  });
+
+  it('rejects an empty payload', () => {
+    expect(reason(() => decodeImageDataUrl('data:image/png;base64,'))).toMatch(/empty/);
+  });
+
+  it('rejects a payload that decodes to 10 MB or more, judged from the encoded length', () => {
+    const tenMb = 'A'.repeat(Math.ceil((10 * 1024 * 1024) / 3) * 4);
+    expect(reason(() => decodeImageDataUrl(`data:image/png;base64,${tenMb}`))).toMatch(/10 MB/);
+    // Invalid characters after an oversized prefix are not even scanned: the size check comes first.
+    expect(reason(() => decodeImageDataUrl(`data:image/png;base64,${tenMb.slice(4)}!!!!`))).toMatch(/10 MB/);
+  });
+
+  it('accepts a payload just under the limit', () => {
+    const bytes = MAX_IMAGE_BYTES - (MAX_IMAGE_BYTES % 3); // a multiple of 3: no padding needed
+    const payload = 'A'.repeat((bytes / 3) * 4);
+    expect(decodeImageDataUrl(`data:image/png;base64,${payload}`)).toHaveLength(bytes);
+  });
+
+  it('honours a smaller explicit limit', () => {
+    expect(reason(() => decodeImageDataUrl('data:image/png;base64,AAAAAAAA', 5))).toMatch(/10 MB/);
+  });
+});

@@ -1,0 +1,29 @@
+import { ImageRejectedError, MAX_IMAGE_BYTES } from './image-limits';
+
+const DATA_URL_PREFIX = /^data:image\/[a-z0-9.+-]+;base64,/i;
+const NOT_BASE64 = /[^A-Za-z0-9+/]/;
+
+/** Exact decoded size of a padded base64 string whose length is a multiple of 4. */
+function decodedLength(b64: string): number {
+  const padding = b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0;
+  return (b64.length / 4) * 3 - padding;
+}
+
+/**
+ * Decodes `data:image/<subtype>;base64,<data>` strictly: the prefix must match, the payload must be
+ * canonical padded base64 (no whitespace, no URL-safe alphabet), and the size is checked on the
+ * encoded length before anything is decoded. The declared subtype is not trusted: the caller
+ * verifies the bytes.
+ */
+export function decodeImageDataUrl(dataUrl: string, maxBytes = MAX_IMAGE_BYTES): Buffer {
+  const prefix = DATA_URL_PREFIX.exec(dataUrl.slice(0, 200));
+  if (!prefix) throw new ImageRejectedError('not a data URL of the form data:image/<subtype>;base64,<data>');
+  const b64 = dataUrl.slice(prefix[0].length);
+  if (b64.length === 0) throw new ImageRejectedError('data URL is empty');
+  if (b64.length % 4 !== 0) throw new ImageRejectedError('data URL is not valid base64');
+  // Refuse by length first: no scan or allocation proportional to an oversized payload.
+  if (decodedLength(b64) > maxBytes) throw new ImageRejectedError('image is 10 MB or larger');
+  const unpadded = b64.replace(/={1,2}$/, '');
+  if (NOT_BASE64.test(unpadded)) throw new ImageRejectedError('data URL is not valid base64');
+  return Buffer.from(b64, 'base64');
+}

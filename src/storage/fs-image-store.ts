@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { access, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { assertValidKey, ImageStore, isValidImageKey, StoredImageStream } from './image-store';
+
+interface ImageMeta {
+  contentType: string;
+}
+
+const CONTENT_TYPE_BY_EXT: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  avif: 'image/avif',
+};
+
+/**
+ * Images as files under `dir`: `<dir>/<key>` holds the bytes, `<dir>/<key>.meta.json` the content type.
+ * Both are written to a temporary file and renamed into place, so a reader never sees half an image.
+ * Served by this service at `${publicBaseUrl}/images/<key>`.
+ */
+export class FsImageStore extends ImageStore {
+  constructor(
+    private readonly dir: string,
+    private readonly publicBaseUrl: string,
+  ) {
+    super();
+  }
+
+  async put(key: string, data: Buffer, contentType: string): Promise<void> {
+    const path = this.pathOf(key);
+    await mkdir(dirname(path), { recursive: true });
+    const meta: ImageMeta = { contentType };
+    await this.writeAtomic(`${path}.meta.json`, JSON.stringify(meta));
+    await this.writeAtomic(path, data);
+  }
+
+  async delete(key: string): Promise<void> {
+    const path = this.pathOf(key);
+    await rm(path, { force: true });
+    await rm(`${path}.meta.json`, { force: true });
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      return (await stat(this.pathOf(key))).isFile();
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      throw err;
+    }
+  }
+
+  publicUrl(key: string): string {
+    assertValidKey(key);
+    return `${this.publicBaseUrl}/images/${key}`;
+  }
+
+  async ping(): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    await access(this.dir, constants.R_OK | constants.W_OK);
+  }
+
+  override async open(key: string): Promise<StoredImageStream | null> {
+    if (!isValidImageKey(key)) return null;
+    const path = this.pathOf(key);
+    let handle;
+    try {
+      handle = await open(path, 'r');
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+    try {
+      const info = await handle.stat();
+      const contentType = await this.contentTypeOf(key, path);
+      return { stream: handle.createReadStream(), contentType, size: info.size };
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
+  }
+
+  private async contentTypeOf(key: string, path: string): Promise<string> {
+    try {
+      const meta = JSON.parse(await readFile(`${path}.meta.json`, 'utf8')) as Partial<ImageMeta>;
+      if (typeof meta.contentType === 'string' && meta.contentType !== '') return meta.contentType;
+    } catch (err) {
+      if (!isNotFound(err) && !(err instanceof SyntaxError)) throw err;
+    }
+    const ext = key.slice(key.lastIndexOf('.') + 1);
+    return CONTENT_TYPE_BY_EXT[ext] ?? 'application/octet-stream';
+  }
+
+  private pathOf(key: string): string {
+    assertValidKey(key);
+    return join(this.dir, key);
+  }
+
+  private async writeAtomic(path: string, data: Buffer | string): Promise<void> {
+    const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      const handle = await open(tmp, 'wx');
+      try {
+        await handle.writeFile(data);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(tmp, path);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  }
+}
+
+function isNotFound(err: unknown): boolean {
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    'code' in err &&
+    (err.code === 'ENOENT' || err.code === 'ENOTDIR')
+  );
+}

@@ -1,0 +1,69 @@
+import { BadRequestException, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { AllConfig } from '../config/configuration';
+import { mapBounded } from './concurrency';
+import { decodeImageDataUrl } from './data-url';
+import { ImageRejectedError, INGEST_CONCURRENCY } from './image-limits';
+import { IngestedImage, verifyAndNormalizeImage } from './image-verifier';
+import { describeUrl, SafeImageFetcher } from './safe-image-fetcher';
+
+export type { IngestedImage } from './image-verifier';
+
+/** Where an image comes from: a public https URL, or a `data:image/<subtype>;base64,` URL. */
+export type ImageSource = { kind: 'url'; url: string } | { kind: 'data'; dataUrl: string };
+
+/**
+ * Turns user-supplied image sources into verified, metadata-free image bytes. Used by core creation,
+ * core image replacement and the catalogue importer. Every failure is a 400 naming the image
+ * (1-based position in the combined list) and the reason.
+ */
+@Injectable()
+export class ImageIngestionService implements OnModuleDestroy {
+  private readonly logger = new Logger(ImageIngestionService.name);
+  private readonly fetcher: SafeImageFetcher;
+
+  constructor(config: ConfigService<AllConfig, true>) {
+    const ingest = config.get('ingest', { infer: true });
+    this.fetcher = new SafeImageFetcher({ allowedHosts: ingest.allowedHosts, timeoutMs: ingest.timeoutMs });
+  }
+
+  /** Ingests all sources, a few at a time. Throws BadRequestException for the first failing image. */
+  ingestAll(sources: readonly ImageSource[]): Promise<IngestedImage[]> {
+    return mapBounded(sources, INGEST_CONCURRENCY, (source, index) => this.ingestOne(source, index));
+  }
+
+  /** Ingests one source; `index` is its 0-based position, used in the error message. */
+  async ingestOne(source: ImageSource, index: number): Promise<IngestedImage> {
+    try {
+      const bytes =
+        source.kind === 'url'
+          ? (await this.fetcher.fetch(source.url)).data
+          : decodeImageDataUrl(source.dataUrl);
+      return await verifyAndNormalizeImage(bytes);
+    } catch (err) {
+      let reason: string;
+      if (err instanceof ImageRejectedError) {
+        reason = err.message;
+      } else {
+        this.logger.error(
+          `image ${index + 1}: unexpected ingestion failure`,
+          err instanceof Error ? err.stack : err,
+        );
+        reason = 'could not be processed';
+      }
+      throw new BadRequestException(`image ${index + 1} (${describeSource(source)}): ${reason}`);
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.fetcher.close();
+  }
+}
+
+/** A short, credential-free description of a source for error messages. */
+export function describeSource(source: ImageSource): string {
+  if (source.kind === 'url') return describeUrl(source.url);
+  const head = source.dataUrl.slice(0, 40);
+  const comma = head.indexOf(',');
+  return comma >= 0 ? `${head.slice(0, comma + 1)}...` : `${head}${source.dataUrl.length > 40 ? '...' : ''}`;
+}
