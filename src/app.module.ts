@@ -2,13 +2,21 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
+import { CoreGenerationWorkerModule, CoresModule } from './cores/cores.module';
 import { AllExceptionsFilter } from './common/http-exception.filter';
 import { AppConfigModule } from './config/config.module';
 import { AllConfig } from './config/configuration';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { HEALTH_CHECKS } from './health/health.tokens';
+import { JobsModule } from './jobs/jobs.module';
 import { LoggingModule } from './logging/logging.module';
+import { McpModule } from './mcp/mcp.module';
+import { ProductsModule } from './products/products.module';
 import { RedisModule } from './redis/redis.module';
+import { ImageStore, StorageModule } from './storage';
+import { ThrottlingModule } from './throttling/throttling.module';
 
 /**
  * The HTTP application. `config.app.role` decides whether this process also runs the
@@ -26,7 +34,19 @@ export class AppModule {
         RedisModule,
         AuditModule,
         AuthModule,
-        HealthModule.forRoot(),
+        ThrottlingModule,
+        StorageModule,
+        JobsModule,
+        CoresModule,
+        ProductsModule,
+        ...(config.app.role === 'api' ? [] : [CoreGenerationWorkerModule]),
+        HealthModule.forRoot([StorageModule], {
+          provide: HEALTH_CHECKS,
+          inject: [ImageStore],
+          useFactory: (store: ImageStore) => [{ name: 'storage', ping: () => store.ping() }],
+        }),
+        DashboardModule,
+        McpModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };

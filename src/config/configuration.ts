@@ -9,6 +9,7 @@ export interface AllConfig {
   app: { env: string; port: number; role: Role; logLevel: string; publicBaseUrl: string; bodyLimit: string };
   db: { url: string; migrationsRun: boolean };
   redis: { url: string };
+  queue: { prefix: string; concurrency: number };
   storage: {
     driver: 'fs' | 's3';
     dir: string;
@@ -48,6 +49,7 @@ export function buildConfig(env: EnvDto): AllConfig {
       migrationsRun: env.DB_MIGRATIONS_RUN ?? true,
     },
     redis: { url: env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
+    queue: { prefix: env.QUEUE_PREFIX ?? 'taste', concurrency: env.GENERATION_CONCURRENCY ?? 2 },
     storage: {
       driver: (env.STORAGE_DRIVER ?? 'fs') as 'fs' | 's3',
       dir: resolve(env.STORAGE_DIR ?? 'var/storage'),

@@ -20,6 +20,9 @@ export class EnvDto {
   @IsOptional() @Transform(toBool) @IsBoolean() DB_MIGRATIONS_RUN?: boolean;
   @IsOptional() @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false }) REDIS_URL?: string;
 
+  @IsOptional() @IsString() QUEUE_PREFIX?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(16) GENERATION_CONCURRENCY?: number;
+
   @IsOptional() @IsIn(['fs', 's3']) STORAGE_DRIVER?: string;
   @IsOptional() @IsString() STORAGE_DIR?: string;
   @IsOptional() @IsUrl({ require_tld: false, require_protocol: true }) PUBLIC_BASE_URL?: string;

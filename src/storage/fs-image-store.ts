@@ -53,6 +53,11 @@ export class FsImageStore extends ImageStore {
     }
   }
 
+  async read(key: string): Promise<Buffer> {
+    assertValidKey(key);
+    return readFile(this.pathOf(key));
+  }
+
   publicUrl(key: string): string {
     assertValidKey(key);
     return `${this.publicBaseUrl}/images/${key}`;

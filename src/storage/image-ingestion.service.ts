@@ -17,6 +17,8 @@ export type ImageSource = { kind: 'url'; url: string } | { kind: 'data'; dataUrl
  * core image replacement and the catalogue importer. Every failure is a 400 naming the image
  * (1-based position in the combined list) and the reason.
  */
+const DATA_URL_PREFIX = /^data:image\/[a-z0-9.+-]+;base64,/i;
+
 @Injectable()
 export class ImageIngestionService implements OnModuleDestroy {
   private readonly logger = new Logger(ImageIngestionService.name);
@@ -25,6 +27,24 @@ export class ImageIngestionService implements OnModuleDestroy {
   constructor(config: ConfigService<AllConfig, true>) {
     const ingest = config.get('ingest', { infer: true });
     this.fetcher = new SafeImageFetcher({ allowedHosts: ingest.allowedHosts, timeoutMs: ingest.timeoutMs });
+  }
+
+  /**
+   * Cheap checks of every source before anything is fetched or decoded (URL scheme, credentials,
+   * literal addresses and ports; data URL prefix), so a bad last image costs no fetch of the first.
+   */
+  precheck(sources: readonly ImageSource[]): void {
+    sources.forEach((source, index) => {
+      try {
+        if (source.kind === 'url') this.fetcher.checkUrl(source.url);
+        else if (!DATA_URL_PREFIX.test(source.dataUrl)) {
+          throw new ImageRejectedError('not a data URL of the form data:image/<subtype>;base64,<data>');
+        }
+      } catch (err) {
+        if (!(err instanceof ImageRejectedError)) throw err;
+        throw new BadRequestException(`image ${index + 1} (${describeSource(source)}): ${err.message}`);
+      }
+    });
   }
 
   /** Ingests all sources, a few at a time. Throws BadRequestException for the first failing image. */

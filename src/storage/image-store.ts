@@ -32,6 +32,8 @@ export abstract class ImageStore {
   /** Idempotent: deleting a missing key succeeds. Throws only on a real failure. */
   abstract delete(key: string): Promise<void>;
   abstract exists(key: string): Promise<boolean>;
+  /** The stored bytes (the generation worker reads images back through this). */
+  abstract read(key: string): Promise<Buffer>;
   /** The unauthenticated URL the image is served at. */
   abstract publicUrl(key: string): string;
   /** Readiness check: throws when the store cannot be used. */

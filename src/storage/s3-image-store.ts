@@ -79,6 +79,16 @@ export class S3ImageStore extends ImageStore {
     }
   }
 
+  async read(key: string): Promise<Buffer> {
+    assertValidKey(key);
+    await this.ensureBucket();
+    const stream = await this.client.getObject(this.bucket, key);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream)
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
+    return Buffer.concat(chunks);
+  }
+
   publicUrl(key: string): string {
     assertValidKey(key);
     return `${this.baseUrl}/${key}`;

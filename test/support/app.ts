@@ -27,6 +27,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       PORT: String(port),
       PUBLIC_BASE_URL: baseUrl,
       LOG_LEVEL: 'silent',
+      // Each app gets its own queue unless a test shares one on purpose (its worker reads its storage).
+      QUEUE_PREFIX: `test-${process.pid}-${port}`,
       ...env,
     }),
   );

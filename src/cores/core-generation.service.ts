@@ -1,0 +1,85 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { JobPayloads, JobName } from '../jobs/job.types';
+import { JobsService } from '../jobs/jobs.service';
+import { TasteService } from '../taste/taste.service';
+import { TasteGenerationError } from '../taste/taste.types';
+import { CoreImagesService } from './core-images.service';
+import { CoresRepository } from './cores.repository';
+import { buildSearchText } from './synonyms';
+
+export type GenerationPayload = JobPayloads[JobName.GenerateTaste];
+
+/** What the processor should do after a run: nothing more, or throw so BullMQ retries later. */
+export type GenerationVerdict = 'done' | 'retry';
+
+const UNEXPECTED = 'Taste generation failed unexpectedly; replace the images to try again.';
+
+/**
+ * Runs one taste generation: reads the stored images, calls the taste engine, writes the result.
+ * Idempotent and safe against races: results only land while the job is the core's current one.
+ */
+@Injectable()
+export class CoreGenerationService {
+  private readonly logger = new Logger(CoreGenerationService.name);
+
+  constructor(
+    private readonly repo: CoresRepository,
+    private readonly images: CoreImagesService,
+    private readonly jobs: JobsService,
+    private readonly taste: TasteService,
+  ) {}
+
+  async run(payload: GenerationPayload, isLastAttempt: boolean): Promise<GenerationVerdict> {
+    const { coreId, jobId } = payload;
+    const core = await this.repo.findForGeneration(coreId);
+    if (!core) {
+      // Deleted while queued or running: end quietly (its job row went with it).
+      return 'done';
+    }
+    if (core.currentJobId !== jobId) {
+      await this.jobs.markFailed(jobId, 'Superseded by a newer generation job.');
+      return 'done';
+    }
+    await this.jobs.markStarted(jobId);
+    try {
+      const images = await Promise.all(
+        (core.images ?? []).map(async (img) => ({
+          data: await this.images.read(img.storageKey),
+          contentType: img.contentType,
+        })),
+      );
+      const result = await this.taste.generate(images);
+      const applied = await this.repo.transaction(async (manager) => {
+        const ok = await this.repo.applyGeneration(manager, coreId, jobId, {
+          taste: result.taste,
+          styleAttributes: result.styleAttributes,
+          tags: result.tags,
+          palette: result.palette,
+          patterns: result.patterns,
+          captions: result.captions,
+          searchText: buildSearchText(core.name, result.tags, result.styleAttributes),
+        });
+        if (ok) await this.jobs.markReady(jobId, manager);
+        return ok;
+      });
+      if (!applied) await this.jobs.markFailed(jobId, 'Superseded by a newer generation job.');
+      return 'done';
+    } catch (err) {
+      // Unknown errors (storage or database hiccups) are retried too; the last attempt records them.
+      const transient = err instanceof TasteGenerationError ? err.transient : true;
+      if (transient && !isLastAttempt) {
+        this.logger.warn(`job ${jobId}: transient failure, will retry: ${String(err)}`);
+        return 'retry';
+      }
+      const message = err instanceof TasteGenerationError ? err.message : UNEXPECTED;
+      if (!(err instanceof TasteGenerationError)) {
+        this.logger.error(`job ${jobId}: ${err instanceof Error ? err.stack : String(err)}`);
+      }
+      await this.repo.transaction(async (manager) => {
+        await this.repo.applyFailure(manager, coreId, jobId, message);
+        await this.jobs.markFailed(jobId, message, manager);
+      });
+      return 'done';
+    }
+  }
+}

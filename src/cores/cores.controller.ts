@@ -1,0 +1,89 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Org, OrgContext } from '../auth/org-context';
+import { ApiOrgOperation } from '../common/api-docs.decorators';
+import { ThrottleCategory } from '../throttling/throttle-category.decorator';
+import { CoresService } from './cores.service';
+import {
+  CoreCreateDto,
+  CoreCreateResponseDto,
+  CoreDeleteResponseDto,
+  CoreListQueryDto,
+  CoreListResponseDto,
+  CoreResponseDto,
+  CoreUpdateDto,
+  CoreUpdateResponseDto,
+} from './dto/core.dto';
+
+@ApiTags('cores')
+@Controller('api/v1/org/cores')
+export class CoresController {
+  constructor(private readonly cores: CoresService) {}
+
+  @Post()
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Create a core',
+    description:
+      'Ingests 1 to 5 images (https URLs and/or base64 data URLs) during the request and starts taste ' +
+      'generation in the background. Poll GET /cores/{id} or GET /jobs/{jobId} until ready.',
+  })
+  @ApiAcceptedResponse({
+    type: CoreCreateResponseDto,
+    description: 'Accepted; generation runs in the background.',
+  })
+  @ApiOrgOperation(400, 413)
+  @ThrottleCategory('create')
+  createCore(@Org() ctx: OrgContext, @Body() dto: CoreCreateDto): Promise<CoreCreateResponseDto> {
+    return this.cores.create(ctx, dto);
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List cores', description: 'Newest first, paginated, with synonym-aware search.' })
+  @ApiOkResponse({ type: CoreListResponseDto })
+  @ApiOrgOperation(400)
+  listCores(@Org() ctx: OrgContext, @Query() query: CoreListQueryDto): Promise<CoreListResponseDto> {
+    return this.cores.list(ctx, query);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Get a core' })
+  @ApiParam({ name: 'id', description: 'Core id.' })
+  @ApiOkResponse({ type: CoreResponseDto })
+  @ApiOrgOperation(404)
+  getCore(@Org() ctx: OrgContext, @Param('id') id: string): Promise<CoreResponseDto> {
+    return this.cores.get(ctx, id);
+  }
+
+  @Patch(':id')
+  @ApiOperation({
+    summary: 'Rename a core or replace its images',
+    description:
+      'A rename alone starts no job. Replacing images ingests the new ones, deletes the objects behind ' +
+      'the old ones and starts a new generation job (coreStatus goes back to processing).',
+  })
+  @ApiParam({ name: 'id', description: 'Core id.' })
+  @ApiOkResponse({ type: CoreUpdateResponseDto })
+  @ApiOrgOperation(400, 404, 413)
+  updateCore(
+    @Org() ctx: OrgContext,
+    @Param('id') id: string,
+    @Body() dto: CoreUpdateDto,
+  ): Promise<CoreUpdateResponseDto> {
+    return this.cores.update(ctx, id, dto);
+  }
+
+  @Delete(':id')
+  @ApiOperation({
+    summary: 'Delete a core',
+    description:
+      'Deletes the core and its image objects in the same request and writes the audit log. A non-zero ' +
+      'imagesFailed means an image may still be reachable: treat it as an incident.',
+  })
+  @ApiParam({ name: 'id', description: 'Core id.' })
+  @ApiOkResponse({ type: CoreDeleteResponseDto })
+  @ApiOrgOperation(404)
+  deleteCore(@Org() ctx: OrgContext, @Param('id') id: string): Promise<CoreDeleteResponseDto> {
+    return this.cores.remove(ctx, id);
+  }
+}

@@ -1,0 +1,35 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
+import { JobsModule } from '../jobs/jobs.module';
+import { StorageModule } from '../storage';
+import { TasteModule } from '../taste/taste.module';
+import { CoreGenerationProcessor } from './core-generation.processor';
+import { CoreGenerationService } from './core-generation.service';
+import { CoreImageEntity } from './core-image.entity';
+import { CoreImagesService } from './core-images.service';
+import { CoreEntity } from './core.entity';
+import { CoresController } from './cores.controller';
+import { CoresRepository } from './cores.repository';
+import { CoresService } from './cores.service';
+
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([CoreEntity, CoreImageEntity]),
+    JobsModule,
+    StorageModule,
+    AuditModule,
+    TasteModule,
+  ],
+  controllers: [CoresController],
+  providers: [CoresRepository, CoreImagesService, CoresService, CoreGenerationService],
+  exports: [CoresService, CoreGenerationService],
+})
+export class CoresModule {}
+
+/** Imported only when the process runs the worker role (`ROLE=worker` or `all`). */
+@Module({
+  imports: [CoresModule],
+  providers: [CoreGenerationProcessor],
+})
+export class CoreGenerationWorkerModule {}

@@ -1,0 +1,216 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import { CoreImageEntity } from './core-image.entity';
+import { CoreEntity, StoredPaletteColour } from './core.entity';
+
+export type NewCoreImage = Omit<CoreImageEntity, 'id' | 'coreId' | 'core' | 'createdAt' | 'caption'>;
+
+export interface GenerationOutcome {
+  taste: string;
+  styleAttributes: string[];
+  tags: string[];
+  palette: StoredPaletteColour[];
+  patterns: string[];
+  captions: string[];
+  searchText: string;
+}
+
+/** The only place that touches the cores tables. Every read takes the organization id. */
+@Injectable()
+export class CoresRepository {
+  constructor(
+    @InjectRepository(CoreEntity) private readonly cores: Repository<CoreEntity>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  async insertCore(
+    manager: EntityManager,
+    orgId: string,
+    name: string,
+    searchText: string,
+    images: NewCoreImage[],
+  ): Promise<CoreEntity> {
+    const core = await manager.getRepository(CoreEntity).save(
+      manager.getRepository(CoreEntity).create({
+        orgId,
+        name,
+        status: 'processing',
+        taste: null,
+        styleAttributes: [],
+        tags: [],
+        palette: [],
+        patterns: [],
+        error: null,
+        currentJobId: null,
+        searchText,
+      }),
+    );
+    await this.insertImages(manager, core.id, images);
+    return core;
+  }
+
+  async insertImages(manager: EntityManager, coreId: string, images: NewCoreImage[]): Promise<void> {
+    const repo = manager.getRepository(CoreImageEntity);
+    await repo.insert(images.map((img) => repo.create({ ...img, coreId, caption: null })));
+  }
+
+  async setCurrentJob(manager: EntityManager, coreId: string, jobId: string): Promise<void> {
+    await manager.getRepository(CoreEntity).update({ id: coreId }, { currentJobId: jobId });
+  }
+
+  findByIdForOrg(orgId: string, id: string, manager?: EntityManager): Promise<CoreEntity | null> {
+    const repo = manager ? manager.getRepository(CoreEntity) : this.cores;
+    return repo.findOne({
+      where: { id, orgId },
+      relations: { images: true },
+      order: { images: { position: 'ASC' } },
+    });
+  }
+
+  /** Locks the row for the rest of the transaction (delete and replace serialise on it). */
+  async lockByIdForOrg(manager: EntityManager, orgId: string, id: string): Promise<CoreEntity | null> {
+    const core = await manager
+      .getRepository(CoreEntity)
+      .createQueryBuilder('c')
+      .setLock('pessimistic_write')
+      .where('c.id = :id AND c.org_id = :orgId', { id, orgId })
+      .getOne();
+    if (!core) return null;
+    core.images = await manager
+      .getRepository(CoreImageEntity)
+      .find({ where: { coreId: id }, order: { position: 'ASC' } });
+    return core;
+  }
+
+  /** Newest first; `query` is matched through the synonym-expanded search text. */
+  async listForOrg(
+    orgId: string,
+    page: number,
+    limit: number,
+    query?: string,
+  ): Promise<[CoreEntity[], number]> {
+    const qb = this.cores
+      .createQueryBuilder('c')
+      .where('c.org_id = :orgId', { orgId })
+      .orderBy('c.created_at', 'DESC')
+      .addOrderBy('c.id', 'DESC')
+      .skip((page - 1) * limit)
+      .take(limit);
+    if (query && query.trim() !== '') {
+      qb.andWhere(
+        `to_tsvector('english'::regconfig, c.search_text) @@ websearch_to_tsquery('english', :query)`,
+        {
+          query,
+        },
+      );
+    }
+    const [rows, total] = await qb.getManyAndCount();
+    if (rows.length === 0) return [rows, total];
+    const images = await this.dataSource.getRepository(CoreImageEntity).find({
+      where: rows.map((r) => ({ coreId: r.id })),
+      order: { position: 'ASC' },
+    });
+    for (const row of rows) row.images = images.filter((i) => i.coreId === row.id);
+    return [rows, total];
+  }
+
+  async rename(
+    orgId: string,
+    id: string,
+    name: string,
+    searchText: string,
+    manager: EntityManager,
+  ): Promise<void> {
+    await manager.getRepository(CoreEntity).update({ id, orgId }, { name, searchText });
+  }
+
+  /** Image replacement: new images, a new current job, back to processing with the profile cleared. */
+  async replaceImages(
+    manager: EntityManager,
+    core: CoreEntity,
+    images: NewCoreImage[],
+    searchText: string,
+  ): Promise<void> {
+    await manager.getRepository(CoreImageEntity).delete({ coreId: core.id });
+    await this.insertImages(manager, core.id, images);
+    await manager
+      .getRepository(CoreEntity)
+      .update(
+        { id: core.id, orgId: core.orgId },
+        {
+          status: 'processing',
+          taste: null,
+          styleAttributes: [],
+          tags: [],
+          palette: [],
+          patterns: [],
+          error: null,
+          searchText,
+        },
+      );
+  }
+
+  async deleteCore(manager: EntityManager, orgId: string, id: string): Promise<void> {
+    await manager.getRepository(CoreEntity).delete({ id, orgId });
+  }
+
+  /**
+   * Writes a finished generation, but only while `jobId` is still the core's current job: a late
+   * result of a superseded job (or of a deleted core) changes nothing. Returns whether it applied.
+   */
+  async applyGeneration(
+    manager: EntityManager,
+    coreId: string,
+    jobId: string,
+    out: GenerationOutcome,
+  ): Promise<boolean> {
+    const res = await manager
+      .createQueryBuilder()
+      .update(CoreEntity)
+      .set({
+        status: 'ready',
+        taste: out.taste,
+        styleAttributes: out.styleAttributes,
+        tags: out.tags,
+        palette: out.palette,
+        patterns: out.patterns,
+        error: null,
+        searchText: out.searchText,
+      })
+      .where('id = :coreId AND current_job_id = :jobId', { coreId, jobId })
+      .execute();
+    if ((res.affected ?? 0) === 0) return false;
+    const images = await manager
+      .getRepository(CoreImageEntity)
+      .find({ where: { coreId }, order: { position: 'ASC' } });
+    for (const [i, image] of images.entries()) {
+      await manager
+        .getRepository(CoreImageEntity)
+        .update({ id: image.id }, { caption: out.captions[i] ?? null });
+    }
+    return true;
+  }
+
+  async applyFailure(manager: EntityManager, coreId: string, jobId: string, error: string): Promise<boolean> {
+    const res = await manager
+      .createQueryBuilder()
+      .update(CoreEntity)
+      .set({ status: 'failed', taste: null, error })
+      .where('id = :coreId AND current_job_id = :jobId', { coreId, jobId })
+      .execute();
+    return (res.affected ?? 0) > 0;
+  }
+
+  findForGeneration(coreId: string): Promise<CoreEntity | null> {
+    return this.cores.findOne({
+      where: { id: coreId },
+      relations: { images: true },
+      order: { images: { position: 'ASC' } },
+    });
+  }
+}

@@ -1,0 +1,171 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
+import { GENERATION_STATUSES, GenerationStatus } from '../../jobs/job.types';
+
+const DATA_URL = /^data:image\/[a-zA-Z0-9.+-]+;base64,/;
+const MAX_IMAGES = 5;
+
+class CoreImagesInput {
+  @ApiPropertyOptional({
+    description: 'Public https image URLs (http, private, loopback and link-local addresses are rejected).',
+    type: [String],
+    format: 'uri',
+    maxItems: MAX_IMAGES,
+    example: ['https://images.example.com/look-1.jpg'],
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_IMAGES)
+  @IsString({ each: true })
+  @MaxLength(4096, { each: true })
+  imageUrls?: string[];
+
+  @ApiPropertyOptional({
+    description:
+      'Base64 data URLs of the form `data:image/<subtype>;base64,<data>`, each under 10 MB decoded.',
+    type: [String],
+    maxItems: MAX_IMAGES,
+    pattern: DATA_URL.source,
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_IMAGES)
+  @IsString({ each: true })
+  @Matches(DATA_URL, {
+    each: true,
+    message: 'each value in images must be a data URL data:image/<subtype>;base64,<data>',
+  })
+  images?: string[];
+}
+
+export class CoreCreateDto extends CoreImagesInput {
+  @ApiProperty({ description: 'Name of the core.', minLength: 1, maxLength: 255, example: 'Autumn capsule' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  name!: string;
+}
+
+export class CoreUpdateDto extends CoreImagesInput {
+  @ApiPropertyOptional({ description: 'New name.', minLength: 1, maxLength: 255, example: 'Winter capsule' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  name?: string;
+}
+
+export class CoreListQueryDto {
+  @ApiPropertyOptional({ description: 'Page number, from 1.', type: 'integer', minimum: 1, default: 1 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  page?: number;
+
+  @ApiPropertyOptional({
+    description: 'Page size, 1 to 100 (larger values are rejected with 400).',
+    type: 'integer',
+    minimum: 1,
+    maximum: 100,
+    default: 20,
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({
+    description: 'Synonym-aware search over name, tags and style attributes (e.g. "boho" finds "bohemian").',
+    maxLength: 200,
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  query?: string;
+}
+
+export class CoreIdParamDto {
+  @ApiProperty({ description: 'Core id.' })
+  @IsString()
+  id!: string;
+}
+
+export class CoreImageDto {
+  @ApiProperty({
+    description: 'Unauthenticated image URL; answers 404 once the image is deleted.',
+    format: 'uri',
+  })
+  imageURL!: string;
+  @ApiProperty({ description: 'Caption of the image; null until generated.', type: String, nullable: true })
+  caption!: string | null;
+}
+
+export class CoreResponseDto {
+  @ApiProperty({ description: 'HTTP status code of the response.', type: 'integer', example: 200 })
+  status!: number;
+  @ApiProperty({ description: 'Core id.' }) id!: string;
+  @ApiProperty({ description: 'Name.', maxLength: 255 }) name!: string;
+  @ApiProperty({ enum: GENERATION_STATUSES, enumName: 'CoreStatus', description: 'Generation state.' })
+  coreStatus!: GenerationStatus;
+  @ApiProperty({ description: 'The taste profile; null while not generated.', type: String, nullable: true })
+  taste!: string | null;
+  @ApiProperty({ type: [String], description: 'Style words.' }) styleAttributes!: string[];
+  @ApiProperty({ type: [String], description: 'Colour, pattern and palette tags.' }) tags!: string[];
+  @ApiProperty({ type: [CoreImageDto] }) images!: CoreImageDto[];
+  @ApiProperty({ description: 'Failure reason when coreStatus is failed.', type: String, nullable: true })
+  error!: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+}
+
+export class CoreCreateResponseDto {
+  @ApiProperty({ description: 'HTTP status code (202).', type: 'integer', example: 202 }) status!: number;
+  @ApiProperty({ description: 'Id of the new core.' }) coreId!: string;
+  @ApiProperty({ description: 'Id of the generation job.' }) jobId!: string;
+  @ApiProperty({ enum: GENERATION_STATUSES, enumName: 'CoreStatus', example: 'processing' })
+  coreStatus!: GenerationStatus;
+}
+
+export class CoreUpdateResponseDto extends CoreResponseDto {
+  @ApiPropertyOptional({ description: 'New generation job, when images were replaced.' }) jobId?: string;
+  @ApiPropertyOptional({ description: 'Replaced image objects removed.', type: 'integer' })
+  imagesPurged?: number;
+  @ApiPropertyOptional({ description: 'Replaced image objects that could not be removed.', type: 'integer' })
+  imagesFailed?: number;
+}
+
+export class CoreDeleteResponseDto {
+  @ApiProperty({ type: 'integer', example: 200 }) status!: number;
+  @ApiProperty() id!: string;
+  @ApiProperty({ example: true }) deleted!: boolean;
+  @ApiProperty({ type: 'integer', description: 'Image objects removed.' }) imagesPurged!: number;
+  @ApiProperty({
+    type: 'integer',
+    description:
+      'Image objects that could not be removed: they may still be reachable; treat as an incident.',
+  })
+  imagesFailed!: number;
+}
+
+export class CoreListResponseDto {
+  @ApiProperty({ type: 'integer', example: 200 }) status!: number;
+  @ApiProperty({ type: [CoreResponseDto] }) cores!: CoreResponseDto[];
+  @ApiProperty({ type: 'integer' }) page!: number;
+  @ApiProperty({ type: 'integer' }) limit!: number;
+  @ApiProperty({ type: 'integer' }) total!: number;
+  @ApiProperty({ type: 'integer' }) totalPages!: number;
+}

@@ -1,0 +1,29 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AllConfig } from '../config/configuration';
+import { JobEntity } from './job.entity';
+import { QueueName } from './job.types';
+import { JobsController } from './jobs.controller';
+import { JobsRepository } from './jobs.repository';
+import { JobsService } from './jobs.service';
+
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([JobEntity]),
+    BullModule.forRootAsync({
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<AllConfig, true>) => ({
+        // Workers block on Redis: they must not give up on a request (maxRetriesPerRequest: null).
+        connection: { url: config.get('redis', { infer: true }).url, maxRetriesPerRequest: null },
+        prefix: config.get('queue', { infer: true }).prefix,
+      }),
+    }),
+    BullModule.registerQueue({ name: QueueName.Generation }),
+  ],
+  controllers: [JobsController],
+  providers: [JobsRepository, JobsService],
+  exports: [JobsService, BullModule],
+})
+export class JobsModule {}
