@@ -47,7 +47,10 @@ export class CoresController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Get a core' })
+  @ApiOperation({
+    summary: 'Get a core',
+    description: 'The core with its images, captions and taste profile.',
+  })
   @ApiParam({ name: 'id', description: 'Core id.' })
   @ApiOkResponse({ type: CoreResponseDto })
   @ApiOrgOperation(404)

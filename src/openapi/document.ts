@@ -1,5 +1,8 @@
 import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { AppModule } from '../app.module';
+import { buildConfig, validateEnv } from '../config/configuration';
 
 /** Builds the OpenAPI document from the decorators. operationId = handler method name. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -48,4 +51,22 @@ export function setupSwagger(app: INestApplication): void {
     jsonDocumentUrl: 'api/docs-json',
     swaggerOptions: { persistAuthorization: true },
   });
+}
+
+/**
+ * The document without a database or Redis: `preview` mode builds the module graph without
+ * instantiating providers or connecting to anything.
+ */
+export async function generateOpenApiDocument(): Promise<OpenAPIObject> {
+  const config = buildConfig(validateEnv({}));
+  const app = await NestFactory.create(AppModule.forRoot(config), {
+    preview: true,
+    logger: false,
+    abortOnError: false,
+  });
+  try {
+    return buildOpenApiDocument(app);
+  } finally {
+    await app.close();
+  }
 }

@@ -15,7 +15,8 @@ export class MeApiKeyDto {
 }
 
 export class MeResponseDto {
-  @ApiProperty({ description: 'HTTP status code of the response.', example: 200 }) status!: number;
+  @ApiProperty({ description: 'HTTP status code of the response.', type: 'integer', example: 200 })
+  status!: number;
   @ApiProperty({ type: MeOrganizationDto }) organization!: MeOrganizationDto;
   @ApiProperty({ type: MeApiKeyDto }) apiKey!: MeApiKeyDto;
 }

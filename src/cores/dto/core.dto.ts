@@ -142,9 +142,13 @@ export class CoreCreateResponseDto {
 
 export class CoreUpdateResponseDto extends CoreResponseDto {
   @ApiPropertyOptional({ description: 'New generation job, when images were replaced.' }) jobId?: string;
-  @ApiPropertyOptional({ description: 'Replaced image objects removed.', type: 'integer' })
+  @ApiPropertyOptional({ description: 'Replaced image objects removed.', type: 'integer', minimum: 0 })
   imagesPurged?: number;
-  @ApiPropertyOptional({ description: 'Replaced image objects that could not be removed.', type: 'integer' })
+  @ApiPropertyOptional({
+    description: 'Replaced image objects that could not be removed.',
+    type: 'integer',
+    minimum: 0,
+  })
   imagesFailed?: number;
 }
 
@@ -152,9 +156,10 @@ export class CoreDeleteResponseDto {
   @ApiProperty({ type: 'integer', example: 200 }) status!: number;
   @ApiProperty() id!: string;
   @ApiProperty({ example: true }) deleted!: boolean;
-  @ApiProperty({ type: 'integer', description: 'Image objects removed.' }) imagesPurged!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Image objects removed.' }) imagesPurged!: number;
   @ApiProperty({
     type: 'integer',
+    minimum: 0,
     description:
       'Image objects that could not be removed: they may still be reachable; treat as an incident.',
   })

@@ -1,0 +1,57 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateOpenApiDocument } from '../../src/openapi/document';
+
+const ROOT = join(__dirname, '..', '..');
+
+function run(cmd: string, args: string[]): { code: number | null; out: string } {
+  const res = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', timeout: 120000 });
+  return { code: res.status, out: `${res.stdout}\n${res.stderr}` };
+}
+
+/** The OpenAPI checks of CI: drift, conformance to the contract, lint, and the SDK's freshness. */
+describe('OpenAPI contract', () => {
+  it('the committed openapi/generated.json equals a fresh generation from the decorators (no drift)', async () => {
+    const fresh = JSON.parse(JSON.stringify(await generateOpenApiDocument()));
+    const committed = JSON.parse(readFileSync(join(ROOT, 'openapi', 'generated.json'), 'utf8'));
+    expect(fresh).toEqual(committed);
+  });
+
+  it('the generated document satisfies the contract (openapi/taste-profile.v1.yaml)', () => {
+    const res = run(process.execPath, [
+      '-r',
+      'ts-node/register/transpile-only',
+      'tools/openapi-check.ts',
+      'openapi/taste-profile.v1.yaml',
+      'openapi/generated.json',
+    ]);
+    expect(res.out).toContain('conforms');
+    expect(res.code).toBe(0);
+  });
+
+  it('both documents pass the Spectral ruleset with zero errors', () => {
+    const res = run(join(ROOT, 'node_modules', '.bin', 'spectral'), [
+      'lint',
+      'openapi/taste-profile.v1.yaml',
+      'openapi/generated.json',
+      '--fail-severity=error',
+      '--ruleset',
+      '.spectral.yaml',
+    ]);
+    expect(res.out).not.toMatch(/ [1-9]\d* errors?/);
+    expect(res.code).toBe(0);
+  });
+
+  it('the committed SDK types are generated from the committed document', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'sdk-')), 'schema.d.ts');
+    const res = run(join(ROOT, 'node_modules', '.bin', 'openapi-typescript'), [
+      'openapi/generated.json',
+      '-o',
+      out,
+    ]);
+    expect(res.code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(ROOT, 'sdk', 'schema.d.ts'), 'utf8'));
+  });
+});
