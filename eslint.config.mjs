@@ -13,11 +13,27 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through ConfigService (src/config).' }],
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read configuration through ConfigService (src/config).',
+        },
+      ],
     },
   },
   {
-    files: ['src/config/**', 'src/database/data-source.ts', 'test/**', 'bench/**', 'src/cli.ts', 'src/main.ts', 'src/worker.ts', 'src/openapi.ts'],
+    files: [
+      'src/config/**',
+      'src/database/data-source.ts',
+      'test/**',
+      'bench/**',
+      'src/cli.ts',
+      'src/main.ts',
+      'src/worker.ts',
+      'src/openapi.ts',
+    ],
     rules: { 'no-restricted-properties': 'off' },
   },
 );

@@ -3,7 +3,11 @@ import { AuditModule } from '../audit/audit.module';
 import { AuthCoreModule } from '../auth/auth.module';
 import { AppConfigModule } from '../config/config.module';
 import { AllConfig } from '../config/configuration';
+import { DashboardUsersModule } from '../dashboard/dashboard.module';
+import { UserCreateCommand } from '../dashboard/user-create.command';
 import { DatabaseModule } from '../database/database.module';
+import { CATALOGUE_COMMANDS } from '../products/catalogue-import.command';
+import { ProductsCatalogueModule } from '../products/products.module';
 import { DemoBootstrapCommand } from './demo.command';
 import { ORG_COMMANDS } from './org.commands';
 
@@ -13,8 +17,15 @@ export class CliModule {
   static forRoot(config: AllConfig): DynamicModule {
     return {
       module: CliModule,
-      imports: [AppConfigModule.forRoot(config), DatabaseModule, AuditModule, AuthCoreModule],
-      providers: [...ORG_COMMANDS, DemoBootstrapCommand],
+      imports: [
+        AppConfigModule.forRoot(config),
+        DatabaseModule,
+        AuditModule,
+        AuthCoreModule,
+        DashboardUsersModule,
+        ProductsCatalogueModule,
+      ],
+      providers: [...ORG_COMMANDS, DemoBootstrapCommand, UserCreateCommand, ...CATALOGUE_COMMANDS],
     };
   }
 }

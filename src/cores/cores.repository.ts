@@ -138,21 +138,19 @@ export class CoresRepository {
   ): Promise<void> {
     await manager.getRepository(CoreImageEntity).delete({ coreId: core.id });
     await this.insertImages(manager, core.id, images);
-    await manager
-      .getRepository(CoreEntity)
-      .update(
-        { id: core.id, orgId: core.orgId },
-        {
-          status: 'processing',
-          taste: null,
-          styleAttributes: [],
-          tags: [],
-          palette: [],
-          patterns: [],
-          error: null,
-          searchText,
-        },
-      );
+    await manager.getRepository(CoreEntity).update(
+      { id: core.id, orgId: core.orgId },
+      {
+        status: 'processing',
+        taste: null,
+        styleAttributes: [],
+        tags: [],
+        palette: [],
+        patterns: [],
+        error: null,
+        searchText,
+      },
+    );
   }
 
   async deleteCore(manager: EntityManager, orgId: string, id: string): Promise<void> {

@@ -1,0 +1,85 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Header,
+  HttpException,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseFilters,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Public } from '../auth/public.decorator';
+import { DashboardExceptionFilter } from './dashboard-exception.filter';
+import { DashboardRequest, SESSION_COOKIE } from './dashboard-session';
+import { DashboardSignInService } from './dashboard-sign-in.service';
+import { DashboardViews } from './dashboard-views';
+import { SignInFormDto, SignInQueryDto } from './dto/dashboard-forms.dto';
+import { destroySession, rotateSession, safeNext } from './session-helpers';
+import { DashboardAnonymous, SessionGuard } from './session.guard';
+
+/** Sign-in and sign-out of the organization dashboard. */
+@ApiExcludeController()
+@Public()
+@UseGuards(SessionGuard)
+@UseFilters(DashboardExceptionFilter)
+@Controller('dashboard')
+export class DashboardAuthController {
+  constructor(
+    private readonly signInService: DashboardSignInService,
+    private readonly views: DashboardViews,
+  ) {}
+
+  @Get('sign-in')
+  @DashboardAnonymous()
+  signInPage(@Req() req: DashboardRequest, @Res() res: Response, @Query() query: SignInQueryDto): void {
+    if (req.dashboard) return res.redirect(303, safeNext(query.next));
+    res.type('html').send(this.signInHtml(req, safeNext(query.next), '', null));
+  }
+
+  @Post('sign-in')
+  @DashboardAnonymous()
+  async signIn(
+    @Req() req: DashboardRequest,
+    @Res() res: Response,
+    @Body() form: SignInFormDto,
+  ): Promise<void> {
+    const next = safeNext(form.next);
+    try {
+      const user = await this.signInService.signIn(form.email, form.password, req.ip ?? 'unknown');
+      await rotateSession(req, user.id);
+      res.redirect(303, next);
+    } catch (err: unknown) {
+      if (!(err instanceof HttpException) || ![401, 429].includes(err.getStatus())) throw err;
+      if (err.getStatus() === 429) res.setHeader('Retry-After', String(err.message.match(/\d+/)?.[0] ?? 60));
+      res
+        .status(err.getStatus())
+        .type('html')
+        .send(this.signInHtml(req, next, form.email, err.message));
+    }
+  }
+
+  @Post('sign-out')
+  @Header('Cache-Control', 'no-store')
+  async signOut(@Req() req: Request, @Res() res: Response): Promise<void> {
+    await destroySession(req);
+    res.clearCookie(SESSION_COOKIE, { path: '/dashboard' });
+    res.redirect(303, '/dashboard/sign-in');
+  }
+
+  private signInHtml(req: DashboardRequest, next: string, email: string, error: string | null): string {
+    return this.views.render('sign-in', {
+      title: 'Sign in',
+      active: 'none',
+      viewer: null,
+      csrfToken: req.session.csrfToken ?? '',
+      flash: error ? { kind: 'error', text: error } : null,
+      next,
+      email,
+    });
+  }
+}

@@ -1,0 +1,93 @@
+import { BadRequestException, HttpException, HttpStatus, Injectable } from '@nestjs/common';
+import { OrgContext } from '../auth/org-context';
+import { CoresService } from '../cores/cores.service';
+import {
+  CoreDeleteResponseDto,
+  CoreListResponseDto,
+  CoreResponseDto,
+  CoreUpdateResponseDto,
+} from '../cores/dto/core.dto';
+import { JobResponseDto } from '../jobs/dto/job.dto';
+import { ProductSearchResponseDto } from '../products/dto/product.dto';
+import { ProductGender } from '../products/product.entity';
+import { ProductsService } from '../products/products.service';
+import { rateLimitMessage, RateLimitService } from '../throttling/rate-limit.service';
+
+export const CORES_PAGE_SIZE = 24;
+
+export interface ProductSearchForm {
+  query?: string;
+  gender?: string;
+  minPrice?: string;
+  maxPrice?: string;
+}
+
+/**
+ * The dashboard's cores pages go through the same services as the REST API (so deletions are
+ * audited with the signed-in user as actor); product searches draw from the organization's
+ * search budget like REST and MCP do.
+ */
+@Injectable()
+export class DashboardCoresService {
+  constructor(
+    private readonly cores: CoresService,
+    private readonly products: ProductsService,
+    private readonly rateLimits: RateLimitService,
+  ) {}
+
+  list(ctx: OrgContext, q: { query?: string; page?: string }): Promise<CoreListResponseDto> {
+    const page = Math.max(1, Number(q.page ?? '1') || 1);
+    return this.cores.list(ctx, { page, limit: CORES_PAGE_SIZE, query: q.query });
+  }
+
+  async detail(ctx: OrgContext, id: string): Promise<{ core: CoreResponseDto; jobs: JobResponseDto[] }> {
+    const core = await this.cores.get(ctx, id);
+    const jobs = await this.cores.listJobs(ctx, id);
+    return { core, jobs };
+  }
+
+  get(ctx: OrgContext, id: string): Promise<CoreResponseDto> {
+    return this.cores.get(ctx, id);
+  }
+
+  rename(ctx: OrgContext, id: string, name: string): Promise<CoreUpdateResponseDto> {
+    return this.cores.update(ctx, id, { name });
+  }
+
+  replaceImages(
+    ctx: OrgContext,
+    id: string,
+    input: { imageUrls?: string[]; images?: string[] },
+  ): Promise<CoreUpdateResponseDto> {
+    const imageUrls = input.imageUrls?.length ? input.imageUrls : undefined;
+    const images = input.images?.length ? input.images : undefined;
+    if (!imageUrls && !images) throw new BadRequestException('Choose image files or enter image URLs.');
+    if ((imageUrls?.length ?? 0) > 5 || (images?.length ?? 0) > 5) {
+      throw new BadRequestException('A core has 1 to 5 images.');
+    }
+    return this.cores.update(ctx, id, { imageUrls, images });
+  }
+
+  remove(ctx: OrgContext, id: string): Promise<CoreDeleteResponseDto> {
+    return this.cores.remove(ctx, id);
+  }
+
+  async search(ctx: OrgContext, id: string, form: ProductSearchForm): Promise<ProductSearchResponseDto> {
+    const minPrice = form.minPrice !== undefined ? Number(form.minPrice) : undefined;
+    const maxPrice = form.maxPrice !== undefined ? Number(form.maxPrice) : undefined;
+    if (minPrice !== undefined && maxPrice !== undefined && minPrice > maxPrice) {
+      throw new BadRequestException('minPrice must not exceed maxPrice');
+    }
+    await this.cores.getSearchProfile(ctx, id);
+    const budget = await this.rateLimits.consume('search', ctx.orgId);
+    if (!budget.allowed) {
+      throw new HttpException(rateLimitMessage(budget.resetSeconds), HttpStatus.TOO_MANY_REQUESTS);
+    }
+    return this.products.searchForCore(ctx, id, {
+      query: form.query,
+      gender: form.gender as ProductGender | undefined,
+      minPrice,
+      maxPrice,
+    });
+  }
+}

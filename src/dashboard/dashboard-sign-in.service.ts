@@ -1,0 +1,25 @@
+import { Injectable, UnauthorizedException } from '@nestjs/common';
+import { DashboardUsersService, normaliseEmail, SignedInUser } from './dashboard-users.service';
+import { LoginThrottleService } from './login-throttle.service';
+
+/** Password sign-in, throttled per email and per client address. One message for every failure. */
+@Injectable()
+export class DashboardSignInService {
+  constructor(
+    private readonly users: DashboardUsersService,
+    private readonly throttle: LoginThrottleService,
+  ) {}
+
+  async signIn(emailInput: string, password: string, ip: string): Promise<SignedInUser> {
+    const email = normaliseEmail(emailInput).slice(0, 320);
+    await this.throttle.assertAllowed(email, ip);
+    const user = await this.users.verifyPassword(email, password);
+    if (!user) {
+      await this.throttle.recordFailure(email, ip);
+      throw new UnauthorizedException('Wrong email or password.');
+    }
+    await this.throttle.recordSuccess(email);
+    await this.users.noteSignIn(user.id);
+    return user;
+  }
+}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { Eta } from 'eta';
+import { join } from 'node:path';
+import { DashboardViewer } from './dashboard-session';
+
+/** Next to the compiled file in both ts-node (src/dashboard) and dist (dist/src/dashboard). */
+export const VIEWS_DIR = join(__dirname, 'views');
+export const PUBLIC_DIR = join(__dirname, 'public');
+
+export type NavSection = 'overview' | 'keys' | 'audit' | 'cores' | 'none';
+
+/** What every page's layout needs; page templates receive this plus their own fields. */
+export interface PageBase {
+  title: string;
+  active: NavSection;
+  viewer: DashboardViewer | null;
+  csrfToken: string;
+  flash?: { kind: 'success' | 'error'; text: string } | null;
+}
+
+const formatDate = (value: Date | string | null | undefined): string => {
+  if (!value) return '—';
+  const d = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(d.getTime()) ? '—' : d.toISOString().replace('T', ' ').slice(0, 19) + ' UTC';
+};
+
+/** Only http(s) and image data URLs may become a link or image source. */
+const safeUrl = (value: string | null | undefined): string =>
+  value && /^(https?:\/\/|data:image\/)/i.test(value) ? value : '#';
+
+/** Server-side rendering with eta; every `<%= %>` output is HTML-escaped. */
+@Injectable()
+export class DashboardViews {
+  private readonly eta = new Eta({ views: VIEWS_DIR, autoEscape: true, cache: true, useWith: false });
+
+  render<T extends PageBase>(template: string, page: T): string {
+    return this.eta.render(template, { ...page, helpers: { formatDate, safeUrl } });
+  }
+}

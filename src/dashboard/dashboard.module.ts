@@ -1,0 +1,110 @@
+import { Inject, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { urlencoded } from 'express';
+import session from 'express-session';
+import type { NextFunction, Request, Response } from 'express';
+import type Redis from 'ioredis';
+import { AuditModule } from '../audit/audit.module';
+import { AuthCoreModule } from '../auth/auth.module';
+import { AllConfig } from '../config/configuration';
+import { CoresModule } from '../cores/cores.module';
+import { ProductsModule } from '../products/products.module';
+import { REDIS } from '../redis/redis.module';
+import { RateLimitModule } from '../throttling/throttling.module';
+import { DashboardAssetsController } from './dashboard-assets.controller';
+import { DashboardAuditService } from './dashboard-audit.service';
+import { DashboardAuthController } from './dashboard-auth.controller';
+import { DashboardCoresController } from './dashboard-cores.controller';
+import { DashboardCoresService } from './dashboard-cores.service';
+import { DashboardExceptionFilter } from './dashboard-exception.filter';
+import { DashboardOverviewService } from './dashboard-overview.service';
+import { SESSION_COOKIE } from './dashboard-session';
+import { DashboardSignInService } from './dashboard-sign-in.service';
+import { DashboardUserEntity } from './dashboard-user.entity';
+import { DashboardUsersRepository } from './dashboard-users.repository';
+import { DashboardUsersService } from './dashboard-users.service';
+import { DashboardViews } from './dashboard-views';
+import { DashboardController } from './dashboard.controller';
+import { LoginThrottleService } from './login-throttle.service';
+import { RedisSessionStore } from './redis-session.store';
+import { SessionGuard } from './session.guard';
+
+const SESSION_TTL_SECONDS = 8 * 3600;
+
+/** Dashboard people, usable without HTTP or Redis (the CLI's `user:create`, `demo:bootstrap`). */
+@Module({
+  imports: [TypeOrmModule.forFeature([DashboardUserEntity]), AuditModule],
+  providers: [DashboardUsersRepository, DashboardUsersService],
+  exports: [DashboardUsersService],
+})
+export class DashboardUsersModule {}
+
+function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader(
+    'Content-Security-Policy',
+    "default-src 'self'; img-src 'self' data: https: http:; style-src 'self'; script-src 'self'; " +
+      "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
+  );
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'same-origin');
+  if (!res.getHeader('Cache-Control')) res.setHeader('Cache-Control', 'no-store');
+  next();
+}
+
+/** The organization dashboard at /dashboard: server-rendered pages with session sign-in. */
+@Module({
+  imports: [DashboardUsersModule, AuthCoreModule, AuditModule, RateLimitModule, CoresModule, ProductsModule],
+  controllers: [
+    DashboardAssetsController,
+    DashboardAuthController,
+    DashboardController,
+    DashboardCoresController,
+  ],
+  providers: [
+    DashboardViews,
+    DashboardExceptionFilter,
+    SessionGuard,
+    LoginThrottleService,
+    DashboardSignInService,
+    DashboardAuditService,
+    DashboardOverviewService,
+    DashboardCoresService,
+  ],
+})
+export class DashboardModule implements NestModule {
+  constructor(
+    private readonly config: ConfigService<AllConfig, true>,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
+
+  configure(consumer: MiddlewareConsumer): void {
+    const app = this.config.get('app', { infer: true });
+    const auth = this.config.get('auth', { infer: true });
+    const sessions = session({
+      name: SESSION_COOKIE,
+      secret: auth.sessionSecret,
+      store: new RedisSessionStore(this.redis, 'dashboard:sess:', SESSION_TTL_SECONDS),
+      resave: false,
+      saveUninitialized: false,
+      rolling: true,
+      unset: 'destroy',
+      cookie: {
+        path: '/dashboard',
+        httpOnly: true,
+        sameSite: 'lax',
+        // Behind an https public address the cookie is always Secure; otherwise when the request is https.
+        secure: app.publicBaseUrl.startsWith('https://') ? true : 'auto',
+        maxAge: SESSION_TTL_SECONDS * 1000,
+      },
+    });
+    consumer
+      .apply(
+        securityHeaders,
+        urlencoded({ extended: false, limit: app.bodyLimit, parameterLimit: 100 }),
+        sessions,
+      )
+      .forRoutes('dashboard', 'dashboard/*path');
+  }
+}

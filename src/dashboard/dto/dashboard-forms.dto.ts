@@ -1,0 +1,89 @@
+import { Transform } from 'class-transformer';
+import { IsArray, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { PRODUCT_GENDERS } from '../../products/dto/product.dto';
+
+/** Every dashboard form carries the session's synchronizer token (checked by SessionGuard). */
+export class DashboardFormDto {
+  @IsOptional() @IsString() _csrf?: string;
+}
+
+export class SignInFormDto extends DashboardFormDto {
+  @IsString() @MaxLength(320) email!: string;
+  @IsString() @MaxLength(1024) password!: string;
+  @IsOptional() @IsString() @MaxLength(2000) next?: string;
+}
+
+export class SignInQueryDto {
+  @IsOptional() @IsString() @MaxLength(2000) next?: string;
+}
+
+export class KeyCreateFormDto extends DashboardFormDto {
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
+  @IsString()
+  @Matches(/\S/, { message: 'name must not be empty' })
+  @MaxLength(100)
+  name!: string;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const emptyToUndefined = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+export class AuditQueryDto {
+  @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxLength(64) action?: string;
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(DATE, { message: 'from must be a date (YYYY-MM-DD)' })
+  from?: string;
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(DATE, { message: 'to must be a date (YYYY-MM-DD)' })
+  to?: string;
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(/^\d{1,6}$/, { message: 'page must be a number' })
+  page?: string;
+}
+
+export class CoreListQueryFormDto {
+  @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxLength(200) query?: string;
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(/^\d{1,6}$/, { message: 'page must be a number' })
+  page?: string;
+}
+
+export class CoreRenameFormDto extends DashboardFormDto {
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
+  @IsString()
+  @Matches(/\S/, { message: 'name must not be empty' })
+  @MaxLength(255)
+  name!: string;
+}
+
+const toList = ({ value }: { value: unknown }): unknown => {
+  const items = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  return items
+    .flatMap((v) => (typeof v === 'string' ? v.split(/\r?\n/) : [v]))
+    .map((v) => (typeof v === 'string' ? v.trim() : v))
+    .filter((v) => v !== '');
+};
+
+/** Image URLs one per line; uploaded files arrive as data URLs in repeated `images` fields (dashboard.js). */
+export class CoreImagesFormDto extends DashboardFormDto {
+  @IsOptional() @Transform(toList) @IsArray() @IsString({ each: true }) imageUrls?: string[];
+  @IsOptional() @Transform(toList) @IsArray() @IsString({ each: true }) images?: string[];
+}
+
+export class ProductSearchFormDto extends DashboardFormDto {
+  @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxLength(500) query?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsIn(PRODUCT_GENDERS) gender?: string;
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(/^\d+(\.\d+)?$/, { message: 'minPrice must be a number' })
+  minPrice?: string;
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(/^\d+(\.\d+)?$/, { message: 'maxPrice must be a number' })
+  maxPrice?: string;
+}

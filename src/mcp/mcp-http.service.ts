@@ -1,0 +1,110 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { ForbiddenException, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import {
+  AuthInfo,
+  createMcpHandler,
+  isLegacyRequest,
+  localhostAllowedOrigins,
+  McpHttpHandler,
+  McpRequestContext,
+  validateOriginHeader,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import type { Request as ExpressRequest, Response as ExpressResponse } from 'express';
+import { OrgContext } from '../auth/org-context';
+import { AllConfig } from '../config/configuration';
+import { McpToolsService } from './mcp-tools.service';
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+function orgFrom(ctx: McpRequestContext): OrgContext {
+  const org = ctx.authInfo?.extra?.org as OrgContext | undefined;
+  if (!org) throw new Error('MCP request without an authenticated organization');
+  return org;
+}
+
+/** The Express request as a web-standard Request (headers and URL; the body is passed pre-parsed). */
+function toWebRequest(req: ExpressRequest, baseUrl: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) value.forEach((v) => headers.append(name, v));
+    else if (typeof value === 'string') headers.set(name, value);
+  }
+  const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+  return new Request(new URL(req.originalUrl, baseUrl), { method: req.method, headers, body });
+}
+
+async function sendWebResponse(res: ExpressResponse, response: Response): Promise<void> {
+  res.status(response.status);
+  response.headers.forEach((value, name) => res.setHeader(name, value));
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  await new Promise<void>((resolve, reject) => {
+    Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>)
+      .on('error', reject)
+      .pipe(res)
+      .on('finish', resolve)
+      .on('error', reject);
+  });
+}
+
+/**
+ * Serves `POST /mcp` with the MCP server SDK: the 2026-07-28 protocol through `createMcpHandler`
+ * (JSON responses: the tools emit no notifications, so `auto` never upgrades to SSE), and 2025-era clients (initialize handshake, no per-request envelope) through a
+ * stateless streamable HTTP transport with JSON responses. One server instance per request, bound
+ * to the caller's organization; authentication is the API-key middleware's.
+ */
+@Injectable()
+export class McpHttpService implements OnApplicationShutdown {
+  private readonly logger = new Logger('Mcp');
+  private readonly handler: McpHttpHandler;
+  private readonly baseUrl: string;
+  private readonly allowedOrigins: string[];
+
+  constructor(
+    private readonly tools: McpToolsService,
+    config: ConfigService<AllConfig, true>,
+  ) {
+    this.baseUrl = config.get('app', { infer: true }).publicBaseUrl;
+    const own = new URL(this.baseUrl).hostname;
+    this.allowedOrigins = LOOPBACK.has(own) ? [own, ...localhostAllowedOrigins()] : [own];
+    this.handler = createMcpHandler((ctx) => this.tools.createServer(orgFrom(ctx)), {
+      legacy: 'reject',
+      responseMode: 'auto',
+      onerror: (err) => this.logger.warn({ err }, `MCP request failed: ${err.message}`),
+    });
+  }
+
+  async handle(req: ExpressRequest, res: ExpressResponse, org: OrgContext): Promise<void> {
+    const origin = validateOriginHeader(req.headers.origin, this.allowedOrigins);
+    if (!origin.ok) throw new ForbiddenException(`Origin not allowed: ${req.headers.origin ?? ''}`);
+
+    const request = toWebRequest(req, this.baseUrl);
+    const authInfo: AuthInfo = { token: 'api-key', clientId: org.apiKeyId ?? '', scopes: [], extra: { org } };
+    const parsedBody: unknown = req.body;
+
+    if (parsedBody !== undefined && (await isLegacyRequest(request, parsedBody))) {
+      const server = this.tools.createServer(org);
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      try {
+        await server.connect(transport);
+        await sendWebResponse(res, await transport.handleRequest(request, { parsedBody, authInfo }));
+      } finally {
+        await server.close().catch(() => undefined);
+      }
+      return;
+    }
+    await sendWebResponse(res, await this.handler.fetch(request, { parsedBody, authInfo }));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.handler.close().catch(() => undefined);
+  }
+}

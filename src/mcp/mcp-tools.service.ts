@@ -1,0 +1,196 @@
+import { HttpException, Injectable, Logger } from '@nestjs/common';
+import { CallToolResult, McpServer } from '@modelcontextprotocol/server';
+import { OrgContext } from '../auth/org-context';
+import { validateDto } from '../common/validation.pipe';
+import { CoreCreateDto, CoreResponseDto } from '../cores/dto/core.dto';
+import { CoresService } from '../cores/cores.service';
+import { ProductSearchDto, ProductSearchResponseDto } from '../products/dto/product.dto';
+import { ProductsService } from '../products/products.service';
+import { RateLimitCategory, rateLimitMessage, RateLimitService } from '../throttling/rate-limit.service';
+import {
+  advertisedOnly,
+  coreOutput,
+  createCoreInput,
+  createCoreOutput,
+  getCoreInput,
+  searchProductsInput,
+  searchProductsOutput,
+  ToolArgs,
+} from './mcp-schemas';
+
+const INSTRUCTIONS =
+  'Taste Profile Service. A core is a named set of 1 to 5 images condensed into a text taste profile. ' +
+  'Workflow: create_core (returns coreId, coreStatus "processing") -> call get_core every few seconds until ' +
+  'coreStatus is "ready" (usually 10-40 s; "failed" carries an error) -> search_products with the coreId for ' +
+  'the 10 best-matching fashion products. Limits per organization: core creations and searches per minute ' +
+  '(shared with the REST API); a refused call says how many seconds to wait.';
+
+/** Raised inside a tool to end it with `isError` and a message (same text as the REST error body). */
+class ToolFailure extends Error {}
+
+function httpMessage(err: HttpException): string {
+  const body = err.getResponse();
+  if (typeof body === 'string') return body;
+  const m = (body as { message?: unknown }).message;
+  if (Array.isArray(m)) return m.map(String).join('; ');
+  return typeof m === 'string' && m.length > 0 ? m : err.message;
+}
+
+function stringArg(args: ToolArgs, name: string): string {
+  const value = args[name];
+  if (typeof value !== 'string' || value.length === 0)
+    throw new ToolFailure(`${name} must be a non-empty string`);
+  return value;
+}
+
+function toCore(c: CoreResponseDto) {
+  return {
+    id: c.id,
+    name: c.name,
+    coreStatus: c.coreStatus,
+    taste: c.taste,
+    styleAttributes: c.styleAttributes,
+    tags: c.tags,
+    images: c.images.map((i) => ({ imageURL: i.imageURL, caption: i.caption })),
+    error: c.error,
+    createdAt: c.createdAt,
+  };
+}
+
+function renderSearch(r: ProductSearchResponseDto): string {
+  const head = `${r.products.length} product(s) for core "${r.coreName}"${r.query ? ` and query "${r.query}"` : ''}:`;
+  const lines = r.products.map(
+    (p, i) =>
+      `${i + 1}. ${p.title} by ${p.designer}, ${p.price}${p.currency ? ` ${p.currency}` : ''} <${p.url}>`,
+  );
+  return [head, ...lines].join('\n');
+}
+
+/**
+ * MCP tool adapters: argument validation with the REST DTOs, the shared rate-limit budgets, then
+ * the same service calls as the REST controllers. No business logic here.
+ */
+@Injectable()
+export class McpToolsService {
+  private readonly logger = new Logger('McpTools');
+
+  constructor(
+    private readonly cores: CoresService,
+    private readonly products: ProductsService,
+    private readonly rateLimits: RateLimitService,
+  ) {}
+
+  /** A server instance bound to one caller (the SDK serves one request per instance). */
+  createServer(org: OrgContext): McpServer {
+    const server = new McpServer(
+      { name: 'taste-profile-service', version: '1.0.0' },
+      { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    );
+
+    server.registerTool(
+      'create_core',
+      {
+        title: 'Create a taste core',
+        description:
+          'Creates a core from 1 to 5 images (imageUrls and/or images, 5 in total at most) and starts generating ' +
+          'its taste profile in the background. Returns coreId, jobId and coreStatus "processing". Poll get_core ' +
+          'until coreStatus is "ready" (usually 10-40 s) before calling search_products. Counts against the ' +
+          "organization's core-creation limit (shared with POST /cores); a refused call says how many seconds to wait.",
+        inputSchema: advertisedOnly(createCoreInput),
+        outputSchema: createCoreOutput,
+        annotations: {
+          readOnlyHint: false,
+          destructiveHint: false,
+          idempotentHint: false,
+          openWorldHint: true,
+        },
+      },
+      (args: ToolArgs) =>
+        this.run(async () => {
+          await this.charge('create', org);
+          const dto = await validateDto(CoreCreateDto, args);
+          const r = await this.cores.create(org, dto);
+          const out = { coreId: r.coreId, jobId: r.jobId, coreStatus: r.coreStatus };
+          return this.ok(
+            out,
+            `Core ${out.coreId} created (job ${out.jobId}); coreStatus is "${out.coreStatus}". ` +
+              'Call get_core until it is "ready", then search_products.',
+          );
+        }),
+    );
+
+    server.registerTool(
+      'get_core',
+      {
+        title: 'Get a core',
+        description:
+          'Returns a core of your organization: coreStatus ("processing", "ready" or "failed"), the taste profile ' +
+          'text once ready, style attributes, tags, image URLs and captions, and the failure reason if any.',
+        inputSchema: advertisedOnly(getCoreInput),
+        outputSchema: coreOutput,
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
+      (args: ToolArgs) =>
+        this.run(async () => {
+          const core = toCore(await this.cores.get(org, stringArg(args, 'coreId')));
+          const text =
+            `Core "${core.name}" (${core.id}) is ${core.coreStatus}.` +
+            (core.taste ? `\nTaste profile: ${core.taste}` : '') +
+            (core.error ? `\nError: ${core.error}` : '');
+          return this.ok(core, text);
+        }),
+    );
+
+    server.registerTool(
+      'search_products',
+      {
+        title: 'Search products for a core',
+        description:
+          'Finds the 10 catalogue products (fashion and apparel) that best match a ready core, best first, ' +
+          'optionally narrowed by query, gender and price range. The core must have coreStatus "ready" ' +
+          "(otherwise an error says so: poll get_core). Counts against the organization's search limit " +
+          '(shared with POST /cores/{id}/products); a refused call says how many seconds to wait.',
+        inputSchema: advertisedOnly(searchProductsInput),
+        outputSchema: searchProductsOutput,
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
+      (args: ToolArgs) =>
+        this.run(async () => {
+          await this.charge('search', org);
+          const { coreId, ...filters } = args;
+          const id = stringArg({ coreId }, 'coreId');
+          const dto = await validateDto(ProductSearchDto, filters);
+          const r = await this.products.searchForCore(org, id, dto);
+          const out = { coreName: r.coreName, query: r.query, products: r.products };
+          return this.ok(out, renderSearch(r));
+        }),
+    );
+
+    return server;
+  }
+
+  /** Draws from the organization budget shared with REST; refused calls are not counted. */
+  private async charge(category: RateLimitCategory, org: OrgContext): Promise<void> {
+    const r = await this.rateLimits.consume(category, org.orgId);
+    if (!r.allowed) throw new ToolFailure(rateLimitMessage(r.resetSeconds));
+  }
+
+  private ok(structured: Record<string, unknown>, text: string): CallToolResult {
+    return { content: [{ type: 'text', text }], structuredContent: structured };
+  }
+
+  private async run(fn: () => Promise<CallToolResult>): Promise<CallToolResult> {
+    try {
+      return await fn();
+    } catch (err: unknown) {
+      let message: string;
+      if (err instanceof ToolFailure) message = err.message;
+      else if (err instanceof HttpException) message = httpMessage(err);
+      else {
+        this.logger.error({ err }, err instanceof Error ? (err.stack ?? err.message) : String(err));
+        message = 'Internal server error.';
+      }
+      return { content: [{ type: 'text', text: message }], isError: true };
+    }
+  }
+}

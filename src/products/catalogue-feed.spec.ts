@@ -1,0 +1,164 @@
+import {
+  formatFromName,
+  mapGender,
+  parsePrice,
+  primaryColourName,
+  RawFeedRow,
+  sniffFormat,
+  validateFeedRow,
+} from './catalogue-feed';
+
+const GOOD: RawFeedRow = {
+  id: 'SKU-1',
+  title: 'Camel wool coat',
+  description: 'A long coat.',
+  brand: 'Maison Lune',
+  price: '129.00 USD',
+  link: 'https://shop.example.com/p/1',
+  image_link: 'https://cdn.example.com/p/1.jpg',
+  additional_image_link: 'https://cdn.example.com/p/1-alt.jpg,https://cdn.example.com/p/1-b.jpg',
+  gender: 'female',
+  color: 'Camel/Cream',
+  material: 'Wool',
+  pattern: 'solid',
+  product_type: 'Apparel > Outerwear',
+  google_product_category: 'Apparel & Accessories > Clothing > Outerwear',
+  availability: 'in_stock',
+};
+
+describe('parsePrice', () => {
+  it.each([
+    ['129.00 USD', 129, 'USD'],
+    ['129 usd', 129, 'USD'],
+    ['EUR 49.5', 49.5, 'EUR'],
+    ['1,299.00 GBP', 1299, 'GBP'],
+    ['0.00 USD', 0, 'USD'],
+    ['75', 75, 'USD'],
+  ])('parses %s', (text, amount, currency) => {
+    expect(parsePrice(text)).toEqual({ amount, currency });
+  });
+
+  it('accepts JSON numbers', () => {
+    expect(parsePrice(42.5)).toEqual({ amount: 42.5, currency: 'USD' });
+  });
+
+  it.each([
+    '',
+    'free',
+    '-5.00 USD',
+    '12.345 USD',
+    '12,34 USD',
+    '129.00 US',
+    'USD',
+    '1e5 USD',
+    '99999999999 USD',
+  ])('rejects %p', (text) => {
+    expect(parsePrice(text)).toBeNull();
+  });
+
+  it('rejects negative and non-finite numbers', () => {
+    expect(parsePrice(-1)).toBeNull();
+    expect(parsePrice(Number.NaN)).toBeNull();
+    expect(parsePrice(null)).toBeNull();
+  });
+});
+
+describe('mapGender', () => {
+  it.each([
+    ['female', 'women'],
+    ['Female', 'women'],
+    ['male', 'men'],
+    ['unisex', 'unisex'],
+    ['', 'unisex'],
+    [undefined, 'unisex'],
+  ])('maps %p to %p', (value, expected) => {
+    expect(mapGender(value)).toBe(expected);
+  });
+
+  it('returns null for unknown values', () => {
+    expect(mapGender('kids')).toBeNull();
+    expect(mapGender(3)).toBeNull();
+  });
+});
+
+describe('validateFeedRow', () => {
+  it('maps a good row to the catalogue fields', () => {
+    const result = validateFeedRow(GOOD);
+    expect(result).toEqual({
+      ok: true,
+      row: {
+        externalId: 'SKU-1',
+        title: 'Camel wool coat',
+        designer: 'Maison Lune',
+        description: 'A long coat.',
+        price: 129,
+        currency: 'USD',
+        url: 'https://shop.example.com/p/1',
+        mediaUrl: 'https://cdn.example.com/p/1.jpg',
+        mediaUrlAlt: 'https://cdn.example.com/p/1-alt.jpg',
+        gender: 'women',
+        colour: 'Camel/Cream',
+        material: 'Wool',
+        pattern: 'solid',
+        category: 'Apparel > Outerwear',
+        availability: 'in_stock',
+      },
+    });
+  });
+
+  it('prefers the affiliate link and falls back to google_product_category', () => {
+    const result = validateFeedRow({
+      ...GOOD,
+      affiliate_link: 'https://go.example.net/a?p=1',
+      product_type: '',
+      additional_image_link: ['https://cdn.example.com/x.jpg'],
+    });
+    expect(result.ok && result.row.url).toBe('https://go.example.net/a?p=1');
+    expect(result.ok && result.row.category).toBe('Apparel & Accessories > Clothing > Outerwear');
+    expect(result.ok && result.row.mediaUrlAlt).toBe('https://cdn.example.com/x.jpg');
+  });
+
+  it('treats a missing additional image as null', () => {
+    const result = validateFeedRow({ ...GOOD, additional_image_link: '' });
+    expect(result.ok && result.row.mediaUrlAlt).toBeNull();
+  });
+
+  it.each([
+    [{ id: '' }, 'missing id'],
+    [{ title: '  ' }, 'missing title'],
+    [{ price: undefined, link: '' }, 'missing price, link'],
+    [{ image_link: '' }, 'missing image_link'],
+    [{ price: 'cheap' }, 'bad price'],
+    [{ price: '-3.00 USD' }, 'bad price'],
+    [{ link: 'ftp://shop.example.com/p/1' }, 'bad URL in link'],
+    [{ link: 'javascript:alert(1)' }, 'bad URL in link'],
+    [{ image_link: '/relative.jpg' }, 'bad URL in image_link'],
+    [{ affiliate_link: 'not a url' }, 'bad URL in affiliate_link'],
+    [{ additional_image_link: 'data:image/png;base64,AAAA' }, 'bad URL in additional_image_link'],
+    [{ gender: 'kids' }, 'unknown gender'],
+  ])('rejects %p', (patch, reason) => {
+    const result = validateFeedRow({ ...GOOD, ...patch });
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.reason).toContain(reason);
+  });
+});
+
+describe('feed helpers', () => {
+  it('takes the first colour of a combined colour', () => {
+    expect(primaryColourName('Navy/White')).toBe('navy');
+    expect(primaryColourName('black, red')).toBe('black');
+    expect(primaryColourName('Camel & cream')).toBe('camel');
+    expect(primaryColourName('  ')).toBeNull();
+    expect(primaryColourName(null)).toBeNull();
+  });
+
+  it('detects the format from the extension or the first line', () => {
+    expect(formatFromName('feed.CSV')).toBe('csv');
+    expect(formatFromName('feed.tsv')).toBe('tsv');
+    expect(formatFromName('feed.ndjson')).toBe('jsonl');
+    expect(formatFromName('feed.txt')).toBeNull();
+    expect(sniffFormat('id\ttitle\tprice')).toBe('tsv');
+    expect(sniffFormat('\uFEFFid,title,price')).toBe('csv');
+    expect(sniffFormat('{"id":"1"}')).toBe('jsonl');
+  });
+});

@@ -1,0 +1,184 @@
+import type { ProductGender } from './product.entity';
+
+/** A feed row as read from CSV/TSV (all strings) or JSON lines (any JSON values). */
+export type RawFeedRow = Record<string, unknown>;
+
+/** A validated feed row, ready for the upsert (colour features are added by the caller). */
+export interface CatalogueRow {
+  externalId: string;
+  title: string;
+  designer: string;
+  description: string;
+  price: number;
+  currency: string;
+  url: string;
+  mediaUrl: string;
+  mediaUrlAlt: string | null;
+  gender: ProductGender;
+  colour: string | null;
+  material: string | null;
+  pattern: string | null;
+  category: string | null;
+  availability: string | null;
+}
+
+export type FeedRowResult = { ok: true; row: CatalogueRow } | { ok: false; reason: string };
+
+export const DEFAULT_CURRENCY = 'USD';
+const MAX_PRICE = 9_999_999_999.99;
+
+/**
+ * Parses a Merchant Center price: `129.00 USD`, `USD 129.00`, `129 USD`, `1,299.00 USD` or a bare number
+ * (then the currency is USD). Returns null for anything else, including negative amounts.
+ */
+export function parsePrice(value: unknown): { amount: number; currency: string } | null {
+  if (typeof value === 'number') {
+    return Number.isFinite(value) && value >= 0 && value <= MAX_PRICE
+      ? { amount: Math.round(value * 100) / 100, currency: DEFAULT_CURRENCY }
+      : null;
+  }
+  if (typeof value !== 'string') return null;
+  const text = value.trim();
+  const m =
+    /^(?<amount>\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)(?:\s*(?<cur>[A-Za-z]{3}))?$/.exec(text) ??
+    /^(?<cur>[A-Za-z]{3})\s*(?<amount>\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)$/.exec(text);
+  if (!m?.groups) return null;
+  const amount = Number(m.groups.amount.replace(/,/g, ''));
+  if (!Number.isFinite(amount) || amount > MAX_PRICE) return null;
+  return { amount, currency: (m.groups.cur ?? DEFAULT_CURRENCY).toUpperCase() };
+}
+
+const GENDERS: Record<string, ProductGender> = {
+  female: 'women',
+  women: 'women',
+  woman: 'women',
+  male: 'men',
+  men: 'men',
+  man: 'men',
+  unisex: 'unisex',
+};
+
+/** Feed `gender` (female/male/unisex; empty means unisex) to the API's values; null when unknown. */
+export function mapGender(value: unknown): ProductGender | null {
+  if (value === undefined || value === null) return 'unisex';
+  if (typeof value !== 'string') return null;
+  const key = value.trim().toLowerCase();
+  if (key === '') return 'unisex';
+  return GENDERS[key] ?? null;
+}
+
+/** An absolute http(s) URL, or null. */
+export function normaliseHttpUrl(value: string): string | null {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    if (!url.hostname) return null;
+    return url.toString();
+  } catch {
+    return null;
+  }
+}
+
+function text(row: RawFeedRow, key: string): string {
+  const value = row[key];
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return '';
+}
+
+function optional(row: RawFeedRow, key: string, max: number): string | null {
+  const value = text(row, key);
+  return value === '' ? null : value.slice(0, max);
+}
+
+/** `additional_image_link` may be one URL, a comma-separated list or (JSON lines) an array. */
+function firstAdditionalImage(row: RawFeedRow): string {
+  const value = row.additional_image_link;
+  if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0].trim() : '';
+  return text(row, 'additional_image_link').split(',')[0]?.trim() ?? '';
+}
+
+/** Validates one feed row against the Google Merchant Center attributes the catalogue uses. */
+export function validateFeedRow(row: RawFeedRow): FeedRowResult {
+  const missing = ['id', 'title', 'price', 'link', 'image_link'].filter((key) => text(row, key) === '');
+  if (missing.length > 0) return { ok: false, reason: `missing ${missing.join(', ')}` };
+  const externalId = text(row, 'id');
+  if (externalId.length > 255) return { ok: false, reason: 'id longer than 255 characters' };
+  const price = parsePrice(row.price);
+  if (!price) return { ok: false, reason: `bad price ${JSON.stringify(text(row, 'price').slice(0, 40))}` };
+  const link = normaliseHttpUrl(text(row, 'link'));
+  if (!link) return { ok: false, reason: 'bad URL in link (must be http or https)' };
+  const affiliateRaw = text(row, 'affiliate_link');
+  const affiliate = affiliateRaw === '' ? null : normaliseHttpUrl(affiliateRaw);
+  if (affiliateRaw !== '' && !affiliate) {
+    return { ok: false, reason: 'bad URL in affiliate_link (must be http or https)' };
+  }
+  const mediaUrl = normaliseHttpUrl(text(row, 'image_link'));
+  if (!mediaUrl) return { ok: false, reason: 'bad URL in image_link (must be http or https)' };
+  const altRaw = firstAdditionalImage(row);
+  const mediaUrlAlt = altRaw === '' ? null : normaliseHttpUrl(altRaw);
+  if (altRaw !== '' && !mediaUrlAlt) {
+    return { ok: false, reason: 'bad URL in additional_image_link (must be http or https)' };
+  }
+  const gender = mapGender(row.gender);
+  if (!gender) {
+    return {
+      ok: false,
+      reason: `unknown gender ${JSON.stringify(text(row, 'gender').slice(0, 40))} (female, male or unisex)`,
+    };
+  }
+  const urls = [link, affiliate, mediaUrl, mediaUrlAlt];
+  if (urls.some((u) => u !== null && u.length > 2048))
+    return { ok: false, reason: 'URL longer than 2048 characters' };
+  return {
+    ok: true,
+    row: {
+      externalId,
+      title: text(row, 'title').slice(0, 500),
+      designer: text(row, 'brand').slice(0, 255),
+      description: text(row, 'description').slice(0, 5000),
+      price: price.amount,
+      currency: price.currency,
+      url: affiliate ?? link,
+      mediaUrl,
+      mediaUrlAlt,
+      gender,
+      colour: optional(row, 'color', 100),
+      material: optional(row, 'material', 200),
+      pattern: optional(row, 'pattern', 100),
+      category: optional(row, 'product_type', 500) ?? optional(row, 'google_product_category', 500),
+      availability: optional(row, 'availability', 32),
+    },
+  };
+}
+
+/** The first colour named in a feed `color` value (`Navy/White`, `black, red`, `camel & cream`). */
+export function primaryColourName(colour: string | null): string | null {
+  if (!colour) return null;
+  const first =
+    colour
+      .split(/[/,&|;+]| and /i)[0]
+      ?.trim()
+      .toLowerCase() ?? '';
+  return first === '' ? null : first;
+}
+
+export type FeedFormat = 'csv' | 'tsv' | 'jsonl';
+
+/** Format from the extension; `.txt` and unknown extensions are sniffed from the first line. */
+export function formatFromName(file: string): FeedFormat | null {
+  const lower = file.toLowerCase();
+  if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) return 'jsonl';
+  if (lower.endsWith('.tsv') || lower.endsWith('.tab')) return 'tsv';
+  if (lower.endsWith('.csv')) return 'csv';
+  return null;
+}
+
+/** Sniffs the format from the first line of the file. */
+export function sniffFormat(firstLine: string): FeedFormat {
+  const line = firstLine.replace(/^\uFEFF/, '').trim();
+  if (line.startsWith('{')) return 'jsonl';
+  const tabs = line.split('\t').length - 1;
+  const commas = line.split(',').length - 1;
+  return tabs > 0 && tabs >= commas ? 'tsv' : 'csv';
+}

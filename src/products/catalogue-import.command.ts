@@ -1,0 +1,114 @@
+import { SingleBar } from 'cli-progress';
+import { Command, CommandRunner, Option } from 'nest-commander';
+import { printJson, requireOption } from '../cli/cli-output';
+import { CatalogueImportService, ImportProgress } from './catalogue-import.service';
+import { DEFAULT_DEMO_COUNT, DemoCatalogueService } from './demo-catalogue.service';
+
+interface ImportOpts {
+  file?: string;
+  analyseImages?: boolean;
+}
+
+/** A progress bar on stderr, only when stderr is a terminal (never in pipes, CI or tests). */
+function progressBar(unit: string): SingleBar | null {
+  if (!process.stderr.isTTY) return null;
+  return new SingleBar({
+    stream: process.stderr,
+    format: `{bar} {percentage}% | {value}/{total} ${unit} | {rows} rows | {eta}s left`,
+    hideCursor: true,
+  });
+}
+
+@Command({
+  name: 'catalogue:import',
+  description:
+    'Import a Google Merchant Center feed (CSV, TSV or JSON lines): prints { inserted, updated, rejected, rejections }',
+})
+export class CatalogueImportCommand extends CommandRunner {
+  constructor(private readonly importer: CatalogueImportService) {
+    super();
+  }
+
+  async run(_args: string[], opts: ImportOpts): Promise<void> {
+    const file = requireOption(opts.file, '--file');
+    if (opts.analyseImages) {
+      throw new Error('--analyse-images is not available yet: import without it');
+    }
+    const bar = progressBar('kB');
+    let started = false;
+    const onProgress = (p: ImportProgress): void => {
+      if (!bar) return;
+      const total = Math.max(1, Math.round(p.totalBytes / 1024));
+      if (!started) {
+        bar.start(total, 0, { rows: 0 });
+        started = true;
+      }
+      bar.update(Math.min(total, Math.round(p.bytesRead / 1024)), { rows: p.rows });
+    };
+    try {
+      const summary = await this.importer.importFile(file, { onProgress });
+      if (started) bar?.update(bar.getTotal());
+      bar?.stop();
+      printJson(summary);
+    } catch (err) {
+      bar?.stop();
+      throw err;
+    }
+  }
+
+  @Option({
+    flags: '--file <path>',
+    description: 'Feed file: .csv, .tsv, .jsonl/.ndjson (others are sniffed)',
+  })
+  parseFile(v: string): string {
+    return v;
+  }
+
+  @Option({ flags: '--analyse-images', description: 'Fetch product images and store their palette' })
+  parseAnalyseImages(): boolean {
+    return true;
+  }
+}
+
+interface DemoOpts {
+  count?: number;
+}
+
+@Command({
+  name: 'catalogue:demo',
+  description: `Load a generated demo catalogue with images (default ${DEFAULT_DEMO_COUNT} products, idempotent)`,
+})
+export class CatalogueDemoCommand extends CommandRunner {
+  constructor(private readonly demo: DemoCatalogueService) {
+    super();
+  }
+
+  async run(_args: string[], opts: DemoOpts): Promise<void> {
+    const count = opts.count ?? DEFAULT_DEMO_COUNT;
+    const bar = progressBar('images');
+    let started = false;
+    const summary = await this.demo.load({
+      count,
+      onProgress: (done, total) => {
+        if (!bar) return;
+        if (!started) {
+          bar.start(total, 0, { rows: count });
+          started = true;
+        }
+        bar.update(done, { rows: count });
+      },
+    });
+    bar?.stop();
+    printJson(summary);
+  }
+
+  @Option({ flags: '--count <n>', description: `Number of products (default ${DEFAULT_DEMO_COUNT})` })
+  parseCount(v: string): number {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1 || n > 1_000_000)
+      throw new Error('--count must be an integer 1..1000000');
+    return n;
+  }
+}
+
+export const CATALOGUE_COMMANDS = [CatalogueImportCommand, CatalogueDemoCommand];

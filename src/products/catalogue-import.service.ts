@@ -1,0 +1,205 @@
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { Injectable } from '@nestjs/common';
+import { parse } from 'csv-parse';
+import {
+  CatalogueRow,
+  FeedFormat,
+  formatFromName,
+  RawFeedRow,
+  sniffFormat,
+  validateFeedRow,
+} from './catalogue-feed';
+import { colourFeatures } from './product-colour';
+import { ProductsRepository } from './products.repository';
+
+export const IMPORT_BATCH_SIZE = 1000;
+/** Rejections listed in the summary; `rejected` still counts every one. */
+const MAX_LISTED_REJECTIONS = 10_000;
+
+export interface ImportRejection {
+  line: number;
+  reason: string;
+}
+
+export interface ImportSummary {
+  inserted: number;
+  updated: number;
+  rejected: number;
+  rejections: ImportRejection[];
+  rejectionsTruncated?: boolean;
+}
+
+export interface ImportProgress {
+  bytesRead: number;
+  totalBytes: number;
+  rows: number;
+}
+
+export interface ImportOptions {
+  format?: FeedFormat;
+  batchSize?: number;
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+/** A feed row with its line number, or the reason the line could not be read. */
+export type NumberedRow = { line: number; row: RawFeedRow } | { line: number; error: string };
+
+/**
+ * Streams a Google Merchant Center feed (CSV, TSV or JSON lines) into the catalogue: rows are validated
+ * one by one and upserted by feed id in batches, one statement per batch; the file is never held in
+ * memory. While one batch is written, the next one is parsed.
+ */
+@Injectable()
+export class CatalogueImportService {
+  constructor(private readonly repo: ProductsRepository) {}
+
+  /** Adds the colour features to validated feed rows and upserts them in one statement. */
+  upsertRows(rows: readonly CatalogueRow[]): Promise<{ inserted: number; updated: number }> {
+    return this.repo.upsertBatch(
+      rows.map((row) => {
+        const colour = colourFeatures(row.colour);
+        return {
+          ...row,
+          colourL: colour?.l ?? null,
+          colourA: colour?.a ?? null,
+          colourB: colour?.b ?? null,
+          colourFamily: colour?.family ?? null,
+        };
+      }),
+    );
+  }
+
+  countByExternalIds(ids: readonly string[]): Promise<number> {
+    return this.repo.countByExternalIds(ids);
+  }
+
+  async importFile(file: string, opts: ImportOptions = {}): Promise<ImportSummary> {
+    const totalBytes = (await stat(file)).size;
+    const format = opts.format ?? formatFromName(file) ?? sniffFormat(await readFirstLine(file));
+    const stream = createReadStream(file);
+    const rows =
+      format === 'jsonl' ? readJsonLines(stream) : readDelimited(stream, format === 'tsv' ? '\t' : ',');
+    return this.importRows(rows, {
+      ...opts,
+      onProgress: opts.onProgress
+        ? (p) => opts.onProgress?.({ ...p, bytesRead: stream.bytesRead, totalBytes })
+        : undefined,
+    });
+  }
+
+  /** Validates and upserts rows from any source (the file reader, the demo catalogue, benchmarks). */
+  async importRows(rows: AsyncIterable<NumberedRow>, opts: ImportOptions = {}): Promise<ImportSummary> {
+    const batchSize = opts.batchSize ?? IMPORT_BATCH_SIZE;
+    const summary: ImportSummary = { inserted: 0, updated: 0, rejected: 0, rejections: [] };
+    const reject = (line: number, reason: string): void => {
+      summary.rejected += 1;
+      if (summary.rejections.length < MAX_LISTED_REJECTIONS) summary.rejections.push({ line, reason });
+      else summary.rejectionsTruncated = true;
+    };
+    let batch: CatalogueRow[] = [];
+    let ids = new Set<string>();
+    let inFlight: Promise<void> = Promise.resolve();
+    let seen = 0;
+    const flush = async (): Promise<void> => {
+      const current = batch;
+      batch = [];
+      ids = new Set();
+      await inFlight;
+      inFlight = this.upsertRows(current).then(({ inserted, updated }) => {
+        summary.inserted += inserted;
+        summary.updated += updated;
+      });
+      // Surface a failed write at the next await instead of as an unhandled rejection.
+      inFlight.catch(() => undefined);
+    };
+
+    for await (const item of rows) {
+      seen += 1;
+      if ('error' in item) {
+        reject(item.line, item.error);
+        continue;
+      }
+      const result = validateFeedRow(item.row);
+      if (!result.ok) {
+        reject(item.line, result.reason);
+        continue;
+      }
+      // One statement cannot update the same row twice: a repeated id starts a new batch.
+      if (ids.has(result.row.externalId)) await flush();
+      batch.push(result.row);
+      ids.add(result.row.externalId);
+      if (batch.length >= batchSize) {
+        await flush();
+        opts.onProgress?.({ bytesRead: 0, totalBytes: 0, rows: seen });
+      }
+    }
+    if (batch.length > 0) await flush();
+    await inFlight;
+    opts.onProgress?.({ bytesRead: 0, totalBytes: 0, rows: seen });
+    return summary;
+  }
+}
+
+async function readFirstLine(file: string): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const buf = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead).toString('utf8').split(/\r?\n/)[0] ?? '';
+  } finally {
+    await handle.close();
+  }
+}
+
+/** CSV/TSV through csv-parse: header names lower-cased, a malformed record becomes a rejection. */
+async function* readDelimited(stream: NodeJS.ReadableStream, delimiter: string): AsyncGenerator<NumberedRow> {
+  const skipped: NumberedRow[] = [];
+  const parser = parse({
+    delimiter,
+    bom: true,
+    columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
+    relax_column_count: true,
+    relax_quotes: delimiter === '\t',
+    quote: delimiter === '\t' ? false : '"',
+    skip_empty_lines: true,
+    skip_records_with_error: true,
+    trim: true,
+    info: true,
+    on_skip: (err) => {
+      skipped.push({
+        line: typeof err?.lines === 'number' ? err.lines : 0,
+        error: `unreadable row: ${err?.message ?? 'parse error'}`,
+      });
+      return undefined;
+    },
+  });
+  stream.pipe(parser);
+  for await (const item of parser as AsyncIterable<{ record: RawFeedRow; info: { lines: number } }>) {
+    while (skipped.length > 0) yield skipped.shift() as NumberedRow;
+    yield { line: item.info.lines, row: item.record };
+  }
+  while (skipped.length > 0) yield skipped.shift() as NumberedRow;
+}
+
+/** JSON lines: one object per line; blank lines are skipped, anything else unreadable is a rejection. */
+async function* readJsonLines(stream: NodeJS.ReadableStream): AsyncGenerator<NumberedRow> {
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  let line = 0;
+  for await (const text of lines) {
+    line += 1;
+    const trimmed = (line === 1 ? text.replace(/^\uFEFF/, '') : text).trim();
+    if (trimmed === '') continue;
+    try {
+      const value: unknown = JSON.parse(trimmed);
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+        yield { line, row: value as RawFeedRow };
+      } else {
+        yield { line, error: 'not a JSON object' };
+      }
+    } catch {
+      yield { line, error: 'invalid JSON' };
+    }
+  }
+}

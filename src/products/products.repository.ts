@@ -1,0 +1,161 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { CatalogueRow } from './catalogue-feed';
+import type { ProductGender } from './product.entity';
+
+/** A validated feed row plus its derived colour features. */
+export interface ProductUpsertRow extends CatalogueRow {
+  colourL: number | null;
+  colourA: number | null;
+  colourB: number | null;
+  colourFamily: string | null;
+}
+
+export interface CandidateQuery {
+  /** `to_tsquery('english', ...)` text a candidate must match; '' means any product. */
+  match: string;
+  /** `to_tsquery` text the candidates are ranked by (cheap `ts_rank`). */
+  rank: string;
+  genders: ProductGender[] | null;
+  minPrice: number | null;
+  maxPrice: number | null;
+  limit: number;
+  excludeIds?: string[];
+}
+
+export interface CandidateRow {
+  id: string;
+  externalId: string;
+  title: string;
+  designer: string;
+  description: string;
+  price: string;
+  currency: string;
+  url: string;
+  mediaUrl: string;
+  mediaUrlAlt: string | null;
+  gender: ProductGender;
+  colour: string | null;
+  material: string | null;
+  pattern: string | null;
+  category: string | null;
+  colourL: number | null;
+  colourA: number | null;
+  colourB: number | null;
+  colourFamily: string | null;
+  textRank: number;
+}
+
+/** Upserts and candidate reads of the global catalogue. The only place that touches its tables. */
+@Injectable()
+export class ProductsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * One `INSERT ... SELECT FROM unnest(...) ON CONFLICT (external_id) DO UPDATE` for the whole batch.
+   * External ids must be distinct within a batch. `xmax = 0` tells inserted rows from updated ones.
+   */
+  async upsertBatch(rows: readonly ProductUpsertRow[]): Promise<{ inserted: number; updated: number }> {
+    if (rows.length === 0) return { inserted: 0, updated: 0 };
+    const col = <K extends keyof ProductUpsertRow>(key: K): ProductUpsertRow[K][] => rows.map((r) => r[key]);
+    const result: { inserted: boolean }[] = await this.db.query(
+      `INSERT INTO products (external_id, title, designer, description, price, currency, url, media_url,
+         media_url_alt, gender, colour, material, pattern, category, availability,
+         colour_l, colour_a, colour_b, colour_family)
+       SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::text[], $5::numeric[],
+         $6::varchar[], $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[],
+         $12::varchar[], $13::varchar[], $14::varchar[], $15::varchar[], $16::real[], $17::real[],
+         $18::real[], $19::varchar[])
+       ON CONFLICT (external_id) DO UPDATE SET
+         title = EXCLUDED.title, designer = EXCLUDED.designer, description = EXCLUDED.description,
+         price = EXCLUDED.price, currency = EXCLUDED.currency, url = EXCLUDED.url,
+         media_url = EXCLUDED.media_url, media_url_alt = EXCLUDED.media_url_alt, gender = EXCLUDED.gender,
+         colour = EXCLUDED.colour, material = EXCLUDED.material, pattern = EXCLUDED.pattern,
+         category = EXCLUDED.category, availability = EXCLUDED.availability,
+         colour_l = EXCLUDED.colour_l, colour_a = EXCLUDED.colour_a, colour_b = EXCLUDED.colour_b,
+         colour_family = EXCLUDED.colour_family, updated_at = now()
+       RETURNING (xmax = 0) AS inserted`,
+      [
+        col('externalId'),
+        col('title'),
+        col('designer'),
+        col('description'),
+        col('price'),
+        col('currency'),
+        col('url'),
+        col('mediaUrl'),
+        col('mediaUrlAlt'),
+        col('gender'),
+        col('colour'),
+        col('material'),
+        col('pattern'),
+        col('category'),
+        col('availability'),
+        col('colourL'),
+        col('colourA'),
+        col('colourB'),
+        col('colourFamily'),
+      ],
+    );
+    const inserted = result.filter((r) => r.inserted).length;
+    return { inserted, updated: result.length - inserted };
+  }
+
+  /**
+   * Stage one of the search: the best `limit` products by a cheap `ts_rank` over the narrow
+   * `product_search` projection (GIN index on its tsvector), after the hard filters; then the catalogue
+   * columns of just those rows by primary key.
+   */
+  async findCandidates(q: CandidateQuery): Promise<CandidateRow[]> {
+    const params: unknown[] = [q.rank];
+    const where: string[] = [];
+    if (q.match !== '') {
+      params.push(q.match);
+      where.push(`s.search @@ to_tsquery('english', $${params.length})`);
+    }
+    if (q.genders) {
+      params.push(q.genders);
+      where.push(`s.gender = ANY($${params.length}::varchar[])`);
+    }
+    if (q.minPrice !== null) {
+      params.push(q.minPrice);
+      where.push(`s.price >= $${params.length}`);
+    }
+    if (q.maxPrice !== null) {
+      params.push(q.maxPrice);
+      where.push(`s.price <= $${params.length}`);
+    }
+    if (q.excludeIds && q.excludeIds.length > 0) {
+      params.push(q.excludeIds);
+      where.push(`s.product_id <> ALL($${params.length}::uuid[])`);
+    }
+    params.push(q.limit);
+    const rankExpr = q.rank === '' ? '0::real' : `ts_rank(s.search, to_tsquery('english', $1))`;
+    const rows: (Omit<CandidateRow, 'textRank'> & { textRank: string | number })[] = await this.db.query(
+      `SELECT p.id, p.external_id AS "externalId", p.title, p.designer, p.description, p.price, p.currency,
+         p.url, p.media_url AS "mediaUrl", p.media_url_alt AS "mediaUrlAlt", p.gender, p.colour, p.material,
+         p.pattern, p.category, p.colour_l AS "colourL", p.colour_a AS "colourA", p.colour_b AS "colourB",
+         p.colour_family AS "colourFamily", c.rank AS "textRank"
+       FROM (
+         SELECT s.product_id, ${rankExpr} AS rank
+         FROM product_search s
+         WHERE ${where.length > 0 ? where.join(' AND ') : 'TRUE'} AND $1::text IS NOT NULL
+         ORDER BY rank DESC, s.product_id
+         LIMIT $${params.length}
+       ) c
+       JOIN products p ON p.id = c.product_id
+       ORDER BY c.rank DESC, p.id`,
+      params,
+    );
+    return rows.map((r) => ({ ...r, textRank: Number(r.textRank) }));
+  }
+
+  async countByExternalIds(ids: readonly string[]): Promise<number> {
+    const [row]: { n: string }[] = await this.db.query(
+      `SELECT count(*) AS n FROM products WHERE external_id = ANY($1::varchar[])`,
+      [ids],
+    );
+    return Number(row.n);
+  }
+}

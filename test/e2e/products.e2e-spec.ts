@@ -1,0 +1,143 @@
+import request from 'supertest';
+import { DemoCatalogueService } from '../../src/products/demo-catalogue.service';
+import { colourFeatures } from '../../src/products/product-colour';
+import { createOrgWithKey, OrgWithKey, startTestApp, TestApp } from '../support/app';
+import { assertMatchesContract } from '../support/contract';
+import { colourPng, createReadyCore } from '../support/cores';
+
+const PRODUCT_KEYS = [
+  'currency',
+  'designer',
+  'id',
+  'matchReasons',
+  'mediaUrl',
+  'mediaUrlAlt',
+  'price',
+  'score',
+  'title',
+  'url',
+];
+
+describe('POST /api/v1/org/cores/{id}/products (e2e)', () => {
+  let t: TestApp;
+  let org: OrgWithKey;
+  let coreId: string;
+
+  const search = (id: string, body?: unknown, key = org.key) => {
+    const req = request(t.app.getHttpServer())
+      .post(`/api/v1/org/cores/${id}/products`)
+      .set('Authorization', `Bearer ${key}`);
+    return body === undefined ? req : req.send(body as object);
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    // A slice of the demo catalogue with ids of its own (the suites share one database).
+    await t.app.get(DemoCatalogueService).load({ count: 600, idPrefix: 'e2eprod' });
+    org = await createOrgWithKey(t.app);
+    const camel = await colourPng('#c19a6b', 64);
+    const cream = await colourPng('#efe3c8', 64);
+    ({ coreId } = await createReadyCore(t, org, { name: 'Camel and cream', images: [camel, camel, cream] }));
+  }, 240000);
+  afterAll(() => t.close());
+
+  it('returns at most 10 products with exactly the contract fields', async () => {
+    const res = await search(coreId, {}).expect(200);
+    assertMatchesContract('POST', `/api/v1/org/cores/${coreId}/products`, 200, res.body);
+    expect(Object.keys(res.body).sort()).toEqual(['coreName', 'products', 'query', 'status']);
+    expect(res.body).toEqual(
+      expect.objectContaining({ status: 200, coreName: 'Camel and cream', query: '' }),
+    );
+    expect(res.body.products).toHaveLength(10);
+    for (const p of res.body.products) {
+      expect(Object.keys(p).sort()).toEqual(PRODUCT_KEYS);
+      expect(typeof p.price).toBe('number');
+      expect(p.score).toBeGreaterThanOrEqual(0);
+      expect(p.score).toBeLessThanOrEqual(1);
+      expect(p.mediaUrl).toMatch(/^https?:\/\//);
+      // The suites share one catalogue whose URLs may name another (closed) test server: fetch the
+      // same path from this server, which stored the same demo images.
+      const img = await request(t.app.getHttpServer()).get(new URL(p.mediaUrl).pathname);
+      expect(img.status).toBe(200);
+      expect(img.headers['content-type']).toMatch(/^image\//);
+    }
+  });
+
+  it('searches on the profile alone without a body', async () => {
+    const res = await search(coreId).expect(200);
+    expect(res.body.products.length).toBeGreaterThan(0);
+  });
+
+  it('prefers the core dominant colours (camel and cream first)', async () => {
+    const res = await search(coreId, {}).expect(200);
+    const titles: string[] = res.body.products.map((p: { title: string }) => p.title.toLowerCase());
+    const inPalette = titles.filter((title) => {
+      const c = colourFeatures(title.split(' ')[0]);
+      return c !== null && ['camel', 'cream', 'tan', 'beige', 'ivory'].includes(c.name);
+    });
+    expect(inPalette.length).toBeGreaterThanOrEqual(8);
+    expect(res.body.products[0].matchReasons.join(' ')).toMatch(/colour: (camel|cream)/);
+  });
+
+  it('honours gender and price filters on every product; women includes unisex', async () => {
+    const res = await search(coreId, { gender: 'women', minPrice: 50, maxPrice: 300 }).expect(200);
+    assertMatchesContract('POST', `/api/v1/org/cores/${coreId}/products`, 200, res.body);
+    expect(res.body.products.length).toBeGreaterThan(0);
+    for (const p of res.body.products) {
+      expect(p.price).toBeGreaterThanOrEqual(50);
+      expect(p.price).toBeLessThanOrEqual(300);
+    }
+    const women = await search(coreId, { gender: 'women', query: 'scarf beanie sneakers' }).expect(200);
+    expect(women.body.products.length).toBeGreaterThan(0);
+  });
+
+  it('narrows by the query, and a non-fashion query still returns clothing', async () => {
+    const coat = await search(coreId, { query: 'coat' }).expect(200);
+    expect(coat.body.query).toBe('coat');
+    expect(coat.body.products[0].title.toLowerCase()).toMatch(/coat/);
+    expect(coat.body.products[0].matchReasons).toContain('query: coat');
+    const odd = await search(coreId, { query: 'carburettor' }).expect(200);
+    assertMatchesContract('POST', `/api/v1/org/cores/${coreId}/products`, 200, odd.body);
+    expect(odd.body.products).toHaveLength(10);
+  });
+
+  it.each([
+    [{ minPrice: 300, maxPrice: 50 }, /minPrice must not exceed maxPrice/],
+    [{ minPrice: -1 }, /minPrice/],
+    [{ maxPrice: -5 }, /maxPrice/],
+    [{ gender: 'kids' }, /gender must be one of/],
+    [{ minPrice: '10' }, /minPrice/],
+    [{ query: 42 }, /query/],
+    [{ query: 'x'.repeat(501) }, /query/],
+    [{ colour: 'red' }, /colour/],
+  ])('400 for %j', async (body, message) => {
+    const res = await search(coreId, body).expect(400);
+    assertMatchesContract('POST', `/api/v1/org/cores/${coreId}/products`, 400, res.body);
+    expect(res.body.message).toMatch(message);
+  });
+
+  it('404 for an unknown, malformed or other organization core', async () => {
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-an-id']) {
+      const res = await search(id, {}).expect(404);
+      assertMatchesContract('POST', `/api/v1/org/cores/${id}/products`, 404, res.body);
+    }
+    const other = await createOrgWithKey(t.app);
+    await search(coreId, {}, other.key).expect(404);
+  });
+
+  it('409 while the core is still processing', async () => {
+    // An API-only app with a queue of its own: nobody generates, so the core stays processing.
+    const apiOnly = await startTestApp({ ROLE: 'api' });
+    const img = await colourPng('#1c2541', 64);
+    const created = await request(apiOnly.app.getHttpServer())
+      .post('/api/v1/org/cores')
+      .set('Authorization', `Bearer ${org.key}`)
+      .send({ name: 'Fresh', images: [img] })
+      .expect(202);
+    await apiOnly.close();
+    const res = await search(created.body.coreId, {});
+    expect(res.status).toBe(409);
+    assertMatchesContract('POST', `/api/v1/org/cores/${created.body.coreId}/products`, 409, res.body);
+    expect(res.body.message).toMatch(/poll/i);
+  });
+});
