@@ -7,7 +7,7 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
 import { Pool } from 'pg';
 import sharp from 'sharp';
 import request from 'supertest';
@@ -57,12 +57,38 @@ async function timeCreates(server: Server, key: string, images: string[], n: num
   return times.sort((a, b) => a - b);
 }
 
-function cannon(url: string, key: string): Promise<autocannon.Result> {
-  return autocannon({
+interface CannonResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+}
+
+/** autocannon in a process of its own, so the load generator does not share the server's thread. */
+function cannon(url: string, key: string): Promise<CannonResult> {
+  const cli = join(__dirname, '..', 'node_modules', 'autocannon', 'autocannon.js');
+  const args = [
+    cli,
+    '--json',
+    '-c',
+    String(CONNECTIONS),
+    '-d',
+    String(DURATION_S),
+    '-H',
+    `authorization=Bearer ${key}`,
     url,
-    connections: CONNECTIONS,
-    duration: DURATION_S,
-    headers: { authorization: `Bearer ${key}` },
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('close', () => {
+      try {
+        resolve(JSON.parse(out) as CannonResult);
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    });
   });
 }
 
@@ -164,7 +190,7 @@ async function main(): Promise<void> {
   const nest = await cannon(`http://127.0.0.1:${port}/api/v1/org/cores/${coreId}`, key);
   await cannon(`http://127.0.0.1:${barePort}/cores/${coreId}`, key);
   const raw = await cannon(`http://127.0.0.1:${barePort}/cores/${coreId}`, key);
-  const row = (name: string, r: autocannon.Result) =>
+  const row = (name: string, r: CannonResult) =>
     `${name.padEnd(10)} ${r.requests.average.toFixed(0).padStart(6)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  non-2xx ${r.non2xx}`;
   console.log(`GET /cores/{id}, ${CONNECTIONS} connections, ${DURATION_S} s:`);
   console.log(row('Nest', nest));

@@ -15,7 +15,12 @@ export class ApiKeysRepository {
 
   /** Unique-index lookup by hash; revoked keys are returned so the caller can tell them apart. */
   async findByHashWithOrg(keyHash: string): Promise<ApiKeyWithOrg | null> {
-    const row = await this.keys.findOne({ where: { keyHash }, relations: { organization: true } });
+    // One query (findOne with a relation would add a DISTINCT pre-query on every request).
+    const row = await this.keys
+      .createQueryBuilder('k')
+      .innerJoinAndSelect('k.organization', 'o')
+      .where('k.key_hash = :keyHash', { keyHash })
+      .getOne();
     return row && row.organization ? (row as ApiKeyWithOrg) : null;
   }
 

@@ -63,13 +63,15 @@ export class CoresRepository {
     await manager.getRepository(CoreEntity).update({ id: coreId }, { currentJobId: jobId });
   }
 
+  /** The core with its images in one query (findOne with a relation adds a DISTINCT pre-query). */
   findByIdForOrg(orgId: string, id: string, manager?: EntityManager): Promise<CoreEntity | null> {
     const repo = manager ? manager.getRepository(CoreEntity) : this.cores;
-    return repo.findOne({
-      where: { id, orgId },
-      relations: { images: true },
-      order: { images: { position: 'ASC' } },
-    });
+    return repo
+      .createQueryBuilder('c')
+      .leftJoinAndSelect('c.images', 'i')
+      .where('c.id = :id AND c.org_id = :orgId', { id, orgId })
+      .orderBy('i.position', 'ASC')
+      .getOne();
   }
 
   /** Locks the row for the rest of the transaction (delete and replace serialise on it). */
@@ -205,10 +207,11 @@ export class CoresRepository {
   }
 
   findForGeneration(coreId: string): Promise<CoreEntity | null> {
-    return this.cores.findOne({
-      where: { id: coreId },
-      relations: { images: true },
-      order: { images: { position: 'ASC' } },
-    });
+    return this.cores
+      .createQueryBuilder('c')
+      .leftJoinAndSelect('c.images', 'i')
+      .where('c.id = :coreId', { coreId })
+      .orderBy('i.position', 'ASC')
+      .getOne();
   }
 }

@@ -103,7 +103,7 @@ async function normalize(input: Buffer): Promise<IngestedImage> {
 function encode(pipeline: Sharp, format: OutputFormat): Sharp {
   switch (format) {
     case 'jpeg':
-      return pipeline.jpeg({ quality: 90, mozjpeg: true });
+      return pipeline.jpeg({ quality: 90 });
     case 'png':
       return pipeline.png();
     case 'webp':
