@@ -10,7 +10,27 @@ import { CoreSearchProfile } from '../src/cores/cores.service';
 import { ProductDto } from '../src/products/dto/product.dto';
 import { colourFeatures } from '../src/products/product-colour';
 import { oklabDistance } from '../src/products/product-ranking';
+import { TasteService } from '../src/taste/taste.service';
+import { garmentPng, GarmentSpec } from '../test/support/garments';
 import { demoRows, freshDatabase, profileFrom, services } from './support';
+
+/** A core profile the way production makes it: generated garment images through the local engine. */
+async function coreFromImages(name: string, specs: GarmentSpec[]): Promise<CoreSearchProfile> {
+  const engine = new TasteService({ get: () => ({ provider: 'local' }) } as never);
+  const images = await Promise.all(
+    specs.map(async (spec) => ({ data: await garmentPng(spec), contentType: 'image/png' })),
+  );
+  const r = await engine.generate(images);
+  return {
+    id: name,
+    name,
+    taste: r.taste,
+    styleAttributes: r.styleAttributes,
+    tags: r.tags,
+    palette: r.palette,
+    patterns: r.patterns,
+  };
+}
 
 interface Scenario {
   name: string;
@@ -100,7 +120,64 @@ async function main(): Promise<void> {
       (p: Row): boolean =>
         fs.every((f) => f(p));
 
+    // Cores built from images of known colour and pattern; relevance is judged against the truth
+    // (the hand-made profiles above), never against what the engine measured.
+    const camelCore = await coreFromImages('camel & cream (images)', [
+      { colour: '#c19a6b' },
+      { colour: '#efe3c8', background: '#c8c8c8' },
+      { colour: '#c19a6b', background: 'busy', seed: 3 },
+    ]);
+    const navyCore = await coreFromImages('navy & white stripes (images)', [
+      { colour: '#1c2541', pattern: 'striped' },
+      { colour: '#1c2541', pattern: 'striped', horizontal: true, stripeWidth: 12 },
+      { colour: '#f7f7f5', background: '#1c2541' },
+    ]);
+    const greenCore = await coreFromImages('olive & sage (images)', [
+      { colour: '#6b6b2f' },
+      { colour: '#9caf88', background: '#f3ecd8' },
+    ]);
+    const redCore = await coreFromImages('burgundy (images)', [
+      { colour: '#6d1a2a' },
+      { colour: '#6d1a2a', background: 'busy', seed: 5 },
+    ]);
+    const pinkCore = await coreFromImages('blush & pink (images)', [
+      { colour: '#efc3c0', background: '#6f4a2f' },
+      { colour: '#e48aa8' },
+    ]);
+
     const scenarios: Scenario[] = [
+      {
+        name: 'camel+cream core from images',
+        profile: camelCore,
+        relevant: colourMatch(camel),
+        colourDriven: true,
+      },
+      {
+        name: 'navy+white stripes core from images',
+        profile: navyCore,
+        relevant: colourMatch(navy),
+        colourDriven: true,
+      },
+      {
+        name: 'olive+sage core from images',
+        profile: greenCore,
+        relevant: colourMatch(green),
+        colourDriven: true,
+      },
+      { name: 'burgundy core from images', profile: redCore, relevant: colourMatch(red), colourDriven: true },
+      {
+        name: 'blush+pink core from images',
+        profile: pinkCore,
+        relevant: colourMatch(pink),
+        colourDriven: true,
+      },
+      {
+        name: 'camel+cream core from images, query "coat"',
+        profile: camelCore,
+        query: 'coat',
+        relevant: both(colourMatch(camel), categoryMatch(/coat|outerwear/)),
+        colourDriven: false,
+      },
       { name: 'camel+cream', profile: camel, relevant: colourMatch(camel), colourDriven: true },
       { name: 'navy+white', profile: navy, relevant: colourMatch(navy), colourDriven: true },
       { name: 'olive+sage+khaki', profile: green, relevant: colourMatch(green), colourDriven: true },

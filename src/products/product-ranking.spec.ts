@@ -133,6 +133,20 @@ describe('scoreCandidates', () => {
     expect(ranked[0].matchReasons).toContain('query: coats');
   });
 
+  it('ranks every query match above every non-match, even a non-match in the perfect colour', () => {
+    const ranked = scoreCandidates(
+      [
+        candidate('perfect-colour', { colourLab: CAMEL, colour: 'Camel', textRank: 0.9 }),
+        candidate('plain-coat', { title: 'Grey coat', queryMatch: true, textRank: 0.05 }),
+      ],
+      PROFILE,
+      'coat',
+    );
+    expect(ranked.map((r) => r.candidate.id)).toEqual(['plain-coat', 'perfect-colour']);
+    expect(ranked[0].score).toBeGreaterThanOrEqual(0.5);
+    expect(ranked[1].score).toBeLessThan(0.5);
+  });
+
   it('matches multi-word attributes only when every word is present', () => {
     expect(phraseMatches('relaxed tailoring', new Set(['relaxed', 'tailoring']))).toBe(true);
     expect(phraseMatches('relaxed tailoring', new Set(['relaxed']))).toBe(false);

@@ -143,7 +143,8 @@ export const WEIGHTS_PROFILE_ONLY: ScoreWeights = { text: 0.3, colour: 0.45, att
 
 /**
  * Scores candidates in 0..1 from the text rank (relative to the best candidate), palette similarity,
- * attribute overlap (style attributes, tags, patterns found in the product) and the query match.
+ * attribute overlap (style attributes, tags, patterns found in the product) and the query match;
+ * with a query, products matching it come first.
  * Returns them best first with human-readable match reasons.
  */
 export function scoreCandidates<C extends RankingCandidate>(
@@ -184,11 +185,14 @@ export function scoreCandidates<C extends RankingCandidate>(
       : 0;
     if (candidate.queryMatch && matchedQuery.length > 0) reasons.push(`query: ${matchedQuery.join(' ')}`);
     const text = maxRank > 0 ? candidate.textRank / maxRank : 0;
-    const score =
+    const base =
       weights.text * text +
       weights.colour * colour +
       weights.attributes * Math.min(1, attributeHits / 3) +
       weights.query * queryScore;
+    // The query narrows: with a query, every product matching it scores above every product that
+    // does not (upper and lower half of the scale), so scores stay in order with the list.
+    const score = query ? (candidate.queryMatch ? 0.5 + 0.5 * base : 0.5 * base) : base;
     return {
       candidate,
       score: Math.round(Math.min(1, Math.max(0, score)) * 1000) / 1000,

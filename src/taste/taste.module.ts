@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { OpenAiTasteProvider } from './openai.provider';
 import { TasteService } from './taste.service';
 
-@Module({ providers: [TasteService], exports: [TasteService] })
+@Module({ providers: [OpenAiTasteProvider, TasteService], exports: [TasteService] })
 export class TasteModule {}

@@ -1,0 +1,148 @@
+/**
+ * `npm run eval:taste`: accuracy of the local analyst on a labelled set it generates (garment-like
+ * silhouettes in known colours and patterns, on plain and busy backgrounds, at several sizes), plus the
+ * real photograph in test/fixtures/taste, and profile consistency under reordering. Not a test.
+ *
+ * - Dominant colour: correct when the truth colour is the top palette colour (solids) or one of the top
+ *   two (two-colour patterns), by name or within OKLab distance 0.06.
+ * - Pattern: the detected kind equals the truth (solid, striped, checked, print).
+ * - Consistency: the same images in another order give the same profile, attributes, tags and palette.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { colourByName, colourFamily } from '../src/taste/colour-vocabulary';
+import { analyseImage } from '../src/taste/image-analysis';
+import { TasteService } from '../src/taste/taste.service';
+import { GarmentPattern, garmentPng, GarmentSpec } from '../test/support/garments';
+
+const COLOURS = [
+  'camel',
+  'navy',
+  'burgundy',
+  'olive',
+  'sage',
+  'blush',
+  'cobalt',
+  'mustard',
+  'rust',
+  'black',
+  'emerald',
+  'lavender',
+  'charcoal',
+  'red',
+  'teal',
+  'chocolate',
+  'coral',
+  'forest green',
+  'plum',
+  'denim',
+];
+const PATTERNS: GarmentPattern[] = ['solid', 'striped', 'checked', 'print'];
+const BACKGROUNDS: (string | 'busy')[] = ['#ffffff', '#c8c8c8', 'busy'];
+const SIZES = [240, 480, 1000];
+const SECOND = '#f7f7f5';
+
+function distance(a: { l: number; a: number; b: number }, b: { l: number; a: number; b: number }): number {
+  return Math.hypot(a.l - b.l, a.a - b.a, a.b - b.b);
+}
+
+async function main(): Promise<void> {
+  let colourOk = 0;
+  let patternOk = 0;
+  let total = 0;
+  const confusion = new Map<string, number>();
+  const misses: string[] = [];
+  for (const [ci, name] of COLOURS.entries()) {
+    const truth = colourByName(name);
+    if (!truth) throw new Error(name);
+    for (const [pi, pattern] of PATTERNS.entries()) {
+      const background = BACKGROUNDS[(ci + pi) % BACKGROUNDS.length];
+      const size = SIZES[(ci * 3 + pi) % SIZES.length];
+      const second =
+        name === 'black' || name === 'charcoal' || name === 'navy'
+          ? SECOND
+          : pattern === 'print'
+            ? '#efe3c8'
+            : SECOND;
+      const spec: GarmentSpec = {
+        colour: truth.hex,
+        second,
+        pattern,
+        background,
+        size,
+        seed: ci * 7 + pi,
+        horizontal: (ci + pi) % 2 === 1,
+      };
+      const a = await analyseImage(await garmentPng(spec), 0);
+      const top = a.palette.slice(0, pattern === 'solid' ? 1 : 2);
+      const cOk = top.some((p) => p.name === name || distance(p.oklab, truth.oklab) < 0.06);
+      const pOk = a.surface.pattern === pattern;
+      total += 1;
+      if (cOk) colourOk += 1;
+      if (pOk) patternOk += 1;
+      const key = `${pattern} -> ${a.surface.pattern}`;
+      confusion.set(key, (confusion.get(key) ?? 0) + 1);
+      if (!cOk || !pOk) {
+        misses.push(
+          `${name} ${pattern} on ${background} at ${size}px: got ${a.palette.map((p) => `${p.name} ${Math.round(p.share * 100)}%`).join(', ')}; ${a.surface.pattern}`,
+        );
+      }
+    }
+  }
+
+  const photo = await analyseImage(
+    readFileSync(join(__dirname, '..', 'test', 'fixtures', 'taste', 'circuit-board.jpg')),
+    0,
+  );
+  const photoOk = colourFamily(photo.palette[0].name) === 'green' && photo.surface.pattern !== 'solid';
+
+  const engine = new TasteService({ get: () => ({ provider: 'local' }) } as never);
+  let consistent = 0;
+  const sets = 10;
+  for (let s = 0; s < sets; s += 1) {
+    const specs = [0, 1, 2].map((k) => {
+      const truth = colourByName(COLOURS[(s * 3 + k) % COLOURS.length]);
+      return {
+        colour: truth?.hex ?? '#000000',
+        pattern: PATTERNS[(s + k) % PATTERNS.length],
+        background: BACKGROUNDS[k],
+        seed: s * 10 + k,
+      };
+    });
+    const images = await Promise.all(
+      specs.map(async (spec) => ({ data: await garmentPng(spec), contentType: 'image/png' })),
+    );
+    const a = await engine.generate(images);
+    const b = await engine.generate([images[2], images[0], images[1]]);
+    const same = (x: typeof a) => JSON.stringify({ ...x, captions: [...x.captions].sort() });
+    if (same(a) === same(b)) consistent += 1;
+  }
+
+  const pct = (n: number, d: number) => `${((100 * n) / d).toFixed(1)}%`;
+  console.log(
+    `labelled set: ${total} generated images (${COLOURS.length} colours x ${PATTERNS.length} patterns; backgrounds white, grey, busy; ${SIZES.join('/')} px)`,
+  );
+  console.log(`dominant-colour accuracy: ${pct(colourOk, total)} (target >= 95%)`);
+  console.log(`pattern accuracy:         ${pct(patternOk, total)} (target >= 85%)`);
+  console.log(
+    `pattern confusion:        ${[...confusion.entries()]
+      .sort()
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ')}`,
+  );
+  console.log(
+    `real photograph (circuit board): ${photoOk ? 'ok' : 'MISS'}: ${photo.palette
+      .slice(0, 3)
+      .map((p) => `${p.name} ${Math.round(p.share * 100)}%`)
+      .join(', ')}; ${photo.surface.pattern}`,
+  );
+  console.log(`profile consistency under reordering: ${consistent}/${sets} sets identical`);
+  if (misses.length > 0) console.log(`misses:\n  ${misses.join('\n  ')}`);
+  void sharp; // sharp is the decoder under test; imported so the script fails fast without it
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

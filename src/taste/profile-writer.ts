@@ -1,0 +1,289 @@
+import { colourFamily, oklabToHex } from './colour-vocabulary';
+import { chroma, ImageAnalysis, PaletteCharacter } from './image-analysis';
+import { PaletteColour, PatternKind } from './taste.types';
+
+/** Colour names as a stylist says them in a sentence. */
+const SPOKEN: Record<string, string> = { white: 'crisp white', black: 'deep black' };
+const spoken = (name: string) => SPOKEN[name] ?? name;
+const pct = (share: number) => `${Math.round(share * 100)}%`;
+
+function list(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function patternPhrase(a: ImageAnalysis): string {
+  const s = a.surface;
+  switch (s.pattern) {
+    case 'striped':
+      return `in ${s.scale ?? 'bold'} ${s.direction ?? ''} stripes`.replace(/\s+/g, ' ');
+    case 'checked':
+      return `in a ${s.scale === 'fine' ? 'fine' : 'bold'} check`;
+    case 'print':
+      return 'in a busy print';
+    default:
+      return s.texture === 'fine' ? 'as a solid with a fine surface texture' : 'as a clean solid';
+  }
+}
+
+/**
+ * One or two sentences per image from its measurements, e.g.
+ * "Cool, high-contrast look: navy (50%) and crisp white (47%), in bold vertical stripes."
+ */
+export function captionFor(a: ImageAnalysis): string {
+  const c = a.character;
+  const mood = [
+    c.warmth === 'neutral' ? 'neutral' : c.warmth,
+    c.contrast === 'balanced' ? c.lightness : c.contrast,
+  ];
+  const main = a.palette.filter((p) => p.share >= 0.15).slice(0, 3);
+  const shown = main.length > 0 ? main : a.palette.slice(0, 1);
+  const accent = a.palette.find((p) => !shown.includes(p) && p.share >= 0.05 && chroma(p.oklab) >= 0.1);
+  const colours = list(shown.map((p) => `${spoken(p.name)} (${pct(p.share)})`));
+  let text = `${capitalise(mood.join(', '))} look: ${colours}${accent ? ` with a ${accent.name} accent` : ''}, ${patternPhrase(a)}.`;
+  if (a.surface.cues.length > 0) text += ` The surface shows ${list(a.surface.cues)}.`;
+  return text;
+}
+
+interface ColourTally {
+  name: string;
+  score: number;
+  images: number;
+  colour: PaletteColour;
+}
+
+/** Recurring colours: score = summed share over images (share × frequency); ties by name. */
+function tallyColours(analyses: ImageAnalysis[]): ColourTally[] {
+  const by = new Map<string, ColourTally & { l: number; a: number; b: number }>();
+  for (const a of analyses) {
+    for (const p of a.palette) {
+      const t = by.get(p.name) ?? { name: p.name, score: 0, images: 0, colour: p, l: 0, a: 0, b: 0 };
+      t.score += p.share;
+      t.images += 1;
+      t.l += p.oklab.l * p.share;
+      t.a += p.oklab.a * p.share;
+      t.b += p.oklab.b * p.share;
+      by.set(p.name, t);
+    }
+  }
+  const n = analyses.length;
+  return [...by.values()]
+    .map((t) => {
+      const oklab = { l: t.l / t.score, a: t.a / t.score, b: t.b / t.score };
+      const r = (v: number) => Math.round(v * 10000) / 10000;
+      return {
+        name: t.name,
+        score: t.score,
+        images: t.images,
+        colour: {
+          name: t.name,
+          hex: oklabToHex(oklab),
+          oklab: { l: r(oklab.l), a: r(oklab.a), b: r(oklab.b) },
+          share: Math.round((t.score / n) * 1000) / 1000,
+        },
+      };
+    })
+    .sort((x, y) => y.score - x.score || x.name.localeCompare(y.name));
+}
+
+function majority<T extends string>(values: T[]): T {
+  const counts = new Map<T, number>();
+  values.forEach((v) => counts.set(v, (counts.get(v) ?? 0) + 1));
+  return [...counts.entries()].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))[0][0];
+}
+
+const NEUTRALS = new Set([
+  'black',
+  'white',
+  'ivory',
+  'cream',
+  'beige',
+  'stone',
+  'taupe',
+  'light grey',
+  'grey',
+  'charcoal',
+  'navy',
+  'camel',
+]);
+const EARTH = new Set([
+  'camel',
+  'tan',
+  'cognac',
+  'brown',
+  'chocolate',
+  'khaki',
+  'olive',
+  'sage',
+  'rust',
+  'terracotta',
+  'beige',
+  'taupe',
+  'mustard',
+]);
+const SOFT = new Set(['blush', 'pink', 'lilac', 'lavender', 'cream', 'ivory', 'powder blue', 'mint']);
+
+/**
+ * Style words derived from the measurements (share = share of the summed palette):
+ * - minimalist: at least two thirds of images solid, at most three recurring colours, not vivid;
+ * - monochrome: most images monochrome;
+ * - earthy: earth tones (camel, brown, olive, rust, khaki, ...) hold at least 35%;
+ * - romantic: soft pastels (blush, lilac, cream, ...) hold at least 30% and the palette is not dark;
+ * - classic: neutrals (black, white, navy, grey, camel, cream, ...) hold at least 60%, no prints;
+ * - preppy: navy together with white, cream or red, and stripes or checks appear;
+ * - graphic: stripes or checks in high contrast;
+ * - bold: most images vivid or high-contrast;
+ * - playful: prints or multicolour images with vivid colour;
+ * - edgy: dark overall with black holding at least 30%;
+ * - soft: light and muted overall;
+ * - understated and versatile pad the list to three when fewer rules fire.
+ */
+export function styleAttributesFor(
+  analyses: ImageAnalysis[],
+  colours: ColourTally[],
+  character: PaletteCharacter,
+): string[] {
+  const total = colours.reduce((s, c) => s + c.score, 0) || 1;
+  const shareOf = (set: Set<string>) =>
+    colours.filter((c) => set.has(c.name)).reduce((s, c) => s + c.score, 0) / total;
+  const has = (name: string) => colours.some((c) => c.name === name && c.score / total >= 0.05);
+  const patterns = analyses.map((a) => a.surface.pattern);
+  const solidShare = patterns.filter((p) => p === 'solid').length / patterns.length;
+  const structured = patterns.some((p) => p === 'striped' || p === 'checked');
+  const prints = patterns.includes('print');
+  const mostly = (pred: (a: ImageAnalysis) => boolean) => analyses.filter(pred).length * 2 > analyses.length;
+  const recurring = colours.filter((c) => c.score / total >= 0.1).length;
+
+  const out: string[] = [];
+  if (solidShare >= 2 / 3 && recurring <= 3 && character.saturation !== 'vivid') out.push('minimalist');
+  if (mostly((a) => a.character.variety === 'monochrome')) out.push('monochrome');
+  if (shareOf(EARTH) >= 0.35) out.push('earthy');
+  if (shareOf(SOFT) >= 0.3 && character.lightness !== 'dark') out.push('romantic');
+  if (shareOf(NEUTRALS) >= 0.6 && !prints) out.push('classic');
+  if (has('navy') && (has('white') || has('cream') || has('red')) && structured) out.push('preppy');
+  if (structured && mostly((a) => a.character.contrast === 'high-contrast')) out.push('graphic');
+  if (mostly((a) => a.character.saturation === 'vivid' || a.character.contrast === 'high-contrast'))
+    out.push('bold');
+  if ((prints || mostly((a) => a.character.variety === 'multicolour')) && character.saturation !== 'muted')
+    out.push('playful');
+  if (character.lightness === 'dark' && (colours.find((c) => c.name === 'black')?.score ?? 0) / total >= 0.3)
+    out.push('edgy');
+  if (character.lightness === 'light' && character.saturation === 'muted') out.push('soft');
+  for (const pad of ['understated', 'versatile', 'relaxed']) if (out.length < 3) out.push(pad);
+  return out.slice(0, 8);
+}
+
+/** Character of the whole set: the majority of the images' characters (ties broken by name). */
+export function overallCharacter(analyses: ImageAnalysis[]): PaletteCharacter {
+  const cs = analyses.map((a) => a.character);
+  return {
+    warmth: majority(cs.map((c) => c.warmth)),
+    lightness: majority(cs.map((c) => c.lightness)),
+    saturation: majority(cs.map((c) => c.saturation)),
+    contrast: majority(cs.map((c) => c.contrast)),
+    variety: majority(cs.map((c) => c.variety)),
+    meanL: cs.reduce((s, c) => s + c.meanL, 0) / cs.length,
+    meanChroma: cs.reduce((s, c) => s + c.meanChroma, 0) / cs.length,
+  };
+}
+
+export interface ProfileSummary {
+  taste: string;
+  styleAttributes: string[];
+  tags: string[];
+  palette: PaletteColour[];
+  patterns: PatternKind[];
+}
+
+const PATTERN_PREFERENCE: Record<PatternKind, string> = {
+  solid: 'clean solids',
+  striped: 'stripes',
+  checked: 'checks',
+  print: 'busy prints',
+};
+
+/**
+ * Condenses all images into 3 to 6 sentences for a stylist or a language model: recurring colours,
+ * the dominant palette character, pattern preferences, what is absent, and honest material cues.
+ * Symmetric in the images (sums, counts, majorities, sorted ties), so order does not matter.
+ */
+export function writeProfile(analyses: ImageAnalysis[]): ProfileSummary {
+  const colours = tallyColours(analyses);
+  const character = overallCharacter(analyses);
+  const n = analyses.length;
+  const top = colours.slice(0, 4);
+  const sentences: string[] = [];
+
+  const tone = `${character.warmth === 'neutral' ? 'neutral' : character.warmth}, ${character.lightness}`;
+  sentences.push(`A ${tone} palette built on ${list(top.slice(0, 3).map((c) => c.name))}.`);
+  const anchor = top[0];
+  if (n > 1) {
+    sentences.push(
+      anchor.images === n
+        ? `${capitalise(anchor.name)} appears in every image and anchors the look.`
+        : `${capitalise(anchor.name)} recurs in ${anchor.images} of ${n} images.`,
+    );
+  }
+  const sat =
+    character.saturation === 'vivid'
+      ? 'vivid'
+      : character.saturation === 'muted'
+        ? 'muted'
+        : 'moderately saturated';
+  const contrast =
+    character.contrast === 'high-contrast'
+      ? 'high-contrast pairings'
+      : character.contrast === 'tonal'
+        ? 'tonal, low-contrast combinations'
+        : 'balanced contrast';
+  sentences.push(`Colours are ${sat}, with ${contrast}.`);
+
+  const patternCounts = new Map<PatternKind, number>();
+  analyses.forEach((a) =>
+    patternCounts.set(a.surface.pattern, (patternCounts.get(a.surface.pattern) ?? 0) + 1),
+  );
+  const byPattern = [...patternCounts.entries()].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]));
+  const [firstPattern, firstCount] = byPattern[0];
+  sentences.push(
+    byPattern.length === 1
+      ? `Prefers ${PATTERN_PREFERENCE[firstPattern]}${n > 1 ? ' throughout' : ''}.`
+      : `Leans to ${PATTERN_PREFERENCE[firstPattern]} (${firstCount} of ${n}), mixed with ${list(byPattern.slice(1).map(([p]) => PATTERN_PREFERENCE[p]))}.`,
+  );
+
+  const absent: string[] = [];
+  const anyVivid = analyses.some((a) => a.palette.some((p) => chroma(p.oklab) >= 0.14 && p.share >= 0.1));
+  if (!anyVivid) absent.push('saturated brights');
+  if (!colours.some((c) => c.name === 'black' || c.name === 'charcoal')) absent.push('black');
+  if (!analyses.some((a) => a.surface.pattern === 'print')) absent.push('busy prints');
+  if (absent.length > 0) sentences.push(`Avoids ${list(absent.slice(0, 2))}.`);
+
+  const cues = [...new Set(analyses.flatMap((a) => a.surface.cues))].sort();
+  if (cues.length > 0) sentences.push(`Surfaces suggest ${list(cues)}, a cue to soft or lustrous materials.`);
+
+  const styleAttributes = styleAttributesFor(analyses, colours, character);
+  const patterns = [...patternCounts.keys()].sort();
+  const families = [
+    ...new Set(top.map((c) => colourFamily(c.name)).filter((f): f is NonNullable<typeof f> => !!f)),
+  ];
+  const tags = [
+    ...colours.slice(0, 6).map((c) => c.name),
+    ...patterns,
+    character.warmth,
+    character.lightness,
+    character.saturation,
+    character.contrast,
+    character.variety,
+    ...families,
+  ];
+  return {
+    taste: sentences.slice(0, 6).join(' '),
+    styleAttributes,
+    tags: [...new Set(tags)],
+    palette: colours.slice(0, 8).map((c) => c.colour),
+    patterns,
+  };
+}

@@ -1,0 +1,83 @@
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { api } from '../support/api';
+import { createOrgWithKey, startTestApp, TestApp } from '../support/app';
+import { colourPng, waitForCore } from '../support/cores';
+
+/**
+ * A failing taste engine: the openai provider against an OpenAI-compatible server on loopback that
+ * answers with real Chat Completions error bodies. Failed generation is not an HTTP error: the core
+ * and job become `failed` with an `error` a user can act on.
+ */
+function fakeProvider(status: number): Promise<{ server: Server; url: string; hits: () => number }> {
+  let hits = 0;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    hits += 1;
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({ error: { message: `status ${status}`, type: 'invalid_request_error', code: null } }),
+      );
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      resolve({ server, url: `http://127.0.0.1:${port}/v1`, hits: () => hits });
+    }),
+  );
+}
+
+describe('generation failures (e2e)', () => {
+  it('a non-transient provider error (401) fails the core and job at once, with an actionable error', async () => {
+    const provider = await fakeProvider(401);
+    const t: TestApp = await startTestApp({
+      TASTE_PROVIDER: 'openai',
+      OPENAI_BASE_URL: provider.url,
+      OPENAI_API_KEY: 'sk-test-secret',
+    });
+    try {
+      const org = await createOrgWithKey(t.app);
+      const created = await api(t, org.key).post('/api/v1/org/cores', {
+        name: 'Doomed',
+        images: [await colourPng('#c19a6b')],
+      });
+      expect(created.status).toBe(202);
+      const core = await waitForCore(t, org, created.body.coreId as string);
+      expect(core.coreStatus).toBe('failed');
+      expect(core.error).toBe('vision provider returned 401: check OPENAI_API_KEY');
+      expect(core.taste).toBeNull();
+      const job = await api(t, org.key).get(`/api/v1/org/jobs/${created.body.jobId}`);
+      expect(job.body).toEqual(expect.objectContaining({ jobStatus: 'failed', error: core.error }));
+      expect(JSON.stringify(core)).not.toContain('sk-test-secret');
+      expect(provider.hits()).toBe(1); // no retry of a 401
+    } finally {
+      await t.close();
+      provider.server.close();
+    }
+  });
+
+  it('a transient provider error (503) is retried with backoff, then fails the core', async () => {
+    const provider = await fakeProvider(503);
+    const t = await startTestApp({
+      TASTE_PROVIDER: 'openai',
+      OPENAI_BASE_URL: provider.url,
+      OPENAI_API_KEY: 'k',
+    });
+    try {
+      const org = await createOrgWithKey(t.app);
+      const created = await api(t, org.key).post('/api/v1/org/cores', {
+        name: 'Flaky',
+        images: [await colourPng('#1c2541')],
+      });
+      const core = await waitForCore(t, org, created.body.coreId as string, 60000);
+      expect(core.coreStatus).toBe('failed');
+      expect(core.error).toBe('vision provider returned 5xx');
+      // 3 job attempts x 3 provider attempts each.
+      expect(provider.hits()).toBe(9);
+    } finally {
+      await t.close();
+      provider.server.close();
+    }
+  });
+});
