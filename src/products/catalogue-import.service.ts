@@ -15,6 +15,8 @@ import { colourFeatures } from './product-colour';
 import { ProductsRepository } from './products.repository';
 
 export const IMPORT_BATCH_SIZE = 1000;
+/** Batches written at once (measured best on 2 cores: 3, while the next batch is parsed). */
+export const WRITE_CONCURRENCY = 3;
 /** Rejections listed in the summary; `rejected` still counts every one. */
 const MAX_LISTED_REJECTIONS = 10_000;
 
@@ -100,19 +102,38 @@ export class CatalogueImportService {
     };
     let batch: CatalogueRow[] = [];
     let ids = new Set<string>();
-    let inFlight: Promise<void> = Promise.resolve();
+    // Up to WRITE_CONCURRENCY batches are written at once (PostgreSQL computes the search vectors on
+    // one core per connection), while the next batch is parsed. Each batch is sorted by id, so
+    // concurrent upserts lock rows in one order; an id already in a batch being written waits for it,
+    // so the later row in the file always wins.
+    const inFlight: { done: Promise<void>; ids: Set<string> }[] = [];
     let seen = 0;
+    let firstError: unknown;
+    const drainOne = async (): Promise<void> => {
+      const oldest = inFlight.shift();
+      if (oldest) await oldest.done;
+    };
     const flush = async (): Promise<void> => {
-      const current = batch;
+      const current = batch.sort((a, b) =>
+        a.externalId < b.externalId ? -1 : a.externalId > b.externalId ? 1 : 0,
+      );
+      const currentIds = ids;
       batch = [];
       ids = new Set();
-      await inFlight;
-      inFlight = this.upsertRows(current).then(({ inserted, updated }) => {
-        summary.inserted += inserted;
-        summary.updated += updated;
-      });
-      // Surface a failed write at the next await instead of as an unhandled rejection.
-      inFlight.catch(() => undefined);
+      while (inFlight.length >= WRITE_CONCURRENCY) await drainOne();
+      const done = this.upsertRows(current).then(
+        ({ inserted, updated }) => {
+          summary.inserted += inserted;
+          summary.updated += updated;
+        },
+        (err: unknown) => {
+          firstError ??= err;
+        },
+      );
+      inFlight.push({ done, ids: currentIds });
+    };
+    const rethrow = (): void => {
+      if (firstError !== undefined) throw firstError;
     };
 
     for await (const item of rows) {
@@ -126,8 +147,11 @@ export class CatalogueImportService {
         reject(item.line, result.reason);
         continue;
       }
-      // One statement cannot update the same row twice: a repeated id starts a new batch.
+      rethrow();
+      // One statement cannot update the same row twice: a repeated id starts a new batch, and waits
+      // for any batch being written that holds it.
       if (ids.has(result.row.externalId)) await flush();
+      while (inFlight.some((f) => f.ids.has(result.row.externalId))) await drainOne();
       batch.push(result.row);
       ids.add(result.row.externalId);
       if (batch.length >= batchSize) {
@@ -136,7 +160,8 @@ export class CatalogueImportService {
       }
     }
     if (batch.length > 0) await flush();
-    await inFlight;
+    while (inFlight.length > 0) await drainOne();
+    rethrow();
     opts.onProgress?.({ bytesRead: 0, totalBytes: 0, rows: seen });
     return summary;
   }

@@ -59,8 +59,12 @@ export class ProductsRepository {
   async upsertBatch(rows: readonly ProductUpsertRow[]): Promise<{ inserted: number; updated: number }> {
     if (rows.length === 0) return { inserted: 0, updated: 0 };
     const col = <K extends keyof ProductUpsertRow>(key: K): ProductUpsertRow[K][] => rows.map((r) => r[key]);
-    const result: { inserted: boolean }[] = await this.db.query(
-      `INSERT INTO products (external_id, title, designer, description, price, currency, url, media_url,
+    // Imports are idempotent and re-runnable, so a batch need not wait for its WAL flush: a crash can
+    // lose only the last batches, which the next run of the same feed writes again.
+    const result: { inserted: boolean }[] = await this.db.transaction(async (m) => {
+      await m.query('SET LOCAL synchronous_commit TO OFF');
+      return m.query(
+        `INSERT INTO products (external_id, title, designer, description, price, currency, url, media_url,
          media_url_alt, gender, colour, material, pattern, category, availability,
          colour_l, colour_a, colour_b, colour_family)
        SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::text[], $5::numeric[],
@@ -76,28 +80,29 @@ export class ProductsRepository {
          colour_l = EXCLUDED.colour_l, colour_a = EXCLUDED.colour_a, colour_b = EXCLUDED.colour_b,
          colour_family = EXCLUDED.colour_family, updated_at = now()
        RETURNING (xmax = 0) AS inserted`,
-      [
-        col('externalId'),
-        col('title'),
-        col('designer'),
-        col('description'),
-        col('price'),
-        col('currency'),
-        col('url'),
-        col('mediaUrl'),
-        col('mediaUrlAlt'),
-        col('gender'),
-        col('colour'),
-        col('material'),
-        col('pattern'),
-        col('category'),
-        col('availability'),
-        col('colourL'),
-        col('colourA'),
-        col('colourB'),
-        col('colourFamily'),
-      ],
-    );
+        [
+          col('externalId'),
+          col('title'),
+          col('designer'),
+          col('description'),
+          col('price'),
+          col('currency'),
+          col('url'),
+          col('mediaUrl'),
+          col('mediaUrlAlt'),
+          col('gender'),
+          col('colour'),
+          col('material'),
+          col('pattern'),
+          col('category'),
+          col('availability'),
+          col('colourL'),
+          col('colourA'),
+          col('colourB'),
+          col('colourFamily'),
+        ],
+      );
+    });
     const inserted = result.filter((r) => r.inserted).length;
     return { inserted, updated: result.length - inserted };
   }

@@ -49,18 +49,25 @@ describe('POST /api/v1/org/cores/{id}/products (e2e)', () => {
       expect.objectContaining({ status: 200, coreName: 'Camel and cream', query: '' }),
     );
     expect(res.body.products).toHaveLength(10);
+    let served = 0;
     for (const p of res.body.products) {
       expect(Object.keys(p).sort()).toEqual(PRODUCT_KEYS);
       expect(typeof p.price).toBe('number');
       expect(p.score).toBeGreaterThanOrEqual(0);
       expect(p.score).toBeLessThanOrEqual(1);
       expect(p.mediaUrl).toMatch(/^https?:\/\//);
-      // The suites share one catalogue whose URLs may name another (closed) test server: fetch the
-      // same path from this server, which stored the same demo images.
-      const img = await request(t.app.getHttpServer()).get(new URL(p.mediaUrl).pathname);
-      expect(img.status).toBe(200);
-      expect(img.headers['content-type']).toMatch(/^image\//);
+      // The suites share one catalogue: other suites import feed rows whose images live elsewhere,
+      // and demo rows may name another (closed) test server. Demo images this service stored are
+      // fetched by path from this server, which stored the same demo images.
+      const path = new URL(p.mediaUrl).pathname;
+      if (path.startsWith('/images/')) {
+        const img = await request(t.app.getHttpServer()).get(path);
+        expect(img.status).toBe(200);
+        expect(img.headers['content-type']).toMatch(/^image\//);
+        served += 1;
+      }
     }
+    expect(served).toBeGreaterThan(0);
   });
 
   it('searches on the profile alone without a body', async () => {
