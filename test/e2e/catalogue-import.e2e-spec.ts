@@ -123,3 +123,41 @@ describe('catalogue:import (e2e, spawned process)', () => {
     expect(absent.stdout).toBe('');
   }, 60000);
 });
+
+describe('catalogue import with batches written concurrently (e2e)', () => {
+  let ds: DataSource;
+  beforeAll(async () => {
+    ds = new DataSource(dataSourceOptions(process.env.DATABASE_URL ?? ''));
+    await ds.initialize();
+  });
+  afterAll(() => ds.destroy());
+
+  it('keeps the last row of a repeated id, whichever batches carry it', async () => {
+    const { CatalogueImportService } = await import('../../src/products/catalogue-import.service');
+    const { ProductsRepository } = await import('../../src/products/products.repository');
+    const importer = new CatalogueImportService(new ProductsRepository(ds));
+    const row = (id: string, price: string) => ({
+      id,
+      title: `Last wins ${id}`,
+      brand: 'Test',
+      price: `${price} USD`,
+      link: `https://shop.example.com/${id}`,
+      image_link: `https://cdn.example.com/${id}.jpg`,
+      gender: 'unisex',
+    });
+    const ids = Array.from({ length: 9 }, (_, i) => `lastwins-${process.pid}-${i}`);
+    async function* feed() {
+      let line = 1;
+      // Three rounds over the same ids, in batches of two with up to three batches in flight.
+      for (const price of ['10.00', '20.00', '30.00'])
+        for (const id of ids) yield { line: ++line, row: row(id, price) };
+    }
+    const summary = await importer.importRows(feed(), { batchSize: 2 });
+    expect(summary).toEqual(expect.objectContaining({ inserted: 9, updated: 18, rejected: 0 }));
+    const prices: { price: string }[] = await ds.query(
+      `SELECT price FROM products WHERE external_id = ANY($1)`,
+      [ids],
+    );
+    expect(prices.map((p) => p.price)).toEqual(Array(9).fill('30.00'));
+  });
+});
