@@ -4,6 +4,7 @@
  * DemoCatalogueService.
  */
 import type { RawFeedRow } from './catalogue-feed';
+import { seededRandom } from '../common/seeded-random';
 
 export interface DemoCategory {
   key: string;
@@ -199,22 +200,6 @@ export interface DemoProduct {
   row: RawFeedRow;
   /** The image look: category, colour and pattern (bounded set, shared by many products). */
   look: { category: DemoCategory; colour: string; pattern: DemoPattern };
-}
-
-/** mulberry32: a tiny seeded PRNG, so the same `--count` always gives the same catalogue. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function pick<T>(rnd: () => number, items: readonly T[]): T {
-  return items[Math.floor(rnd() * items.length) % items.length];
 }
 
 function pickPattern(rnd: () => number): DemoPattern {

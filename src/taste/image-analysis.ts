@@ -1,5 +1,6 @@
 import { converter } from 'culori';
 import sharp from 'sharp';
+import { seededRandom } from '../common/seeded-random';
 import { nameColour, Oklab, oklabToHex } from './colour-vocabulary';
 import { PaletteColour, PatternKind, TasteGenerationError } from './taste.types';
 
@@ -247,18 +248,6 @@ function erode(mask: Uint8Array, w: number, h: number, r: number): Uint8Array {
   return morph(mask, w, h, r, false);
 }
 
-/** Deterministic PRNG (mulberry32) so the same image always gives the same palette. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Weighted k-means in OKLab with k-means++ seeding; returns centroids and their weight share. */
 export function weightedKMeans(
   lab: Float32Array,
@@ -275,7 +264,7 @@ export function weightedKMeans(
     }
   }
   if (idx.length === 0 || total === 0) return [];
-  const rand = prng(0x5eed);
+  const rand = seededRandom(0x5eed); // deterministic: the same image always gives the same palette
   const pick = (scores: Float64Array): number => {
     let sum = 0;
     for (const s of scores) sum += s;

@@ -1,24 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source';
+import { cli } from '../support/cli';
 
 const ROOT = join(__dirname, '..', '..');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'catalogue');
-
-function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const res = spawnSync(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'cli.ts'), ...args],
-    {
-      cwd: ROOT,
-      env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json') },
-      encoding: 'utf8',
-      timeout: 120000,
-    },
-  );
-  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
-}
 
 describe('catalogue:import (e2e, spawned process)', () => {
   let ds: DataSource;

@@ -1,24 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import request from 'supertest';
 import { startTestApp, TestApp } from '../support/app';
-
-const ROOT = join(__dirname, '..', '..');
-
-/** Runs the real CLI entry point as a child process (ts-node, so no build is needed). */
-function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const res = spawnSync(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'cli.ts'), ...args],
-    {
-      cwd: ROOT,
-      env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json') },
-      encoding: 'utf8',
-      timeout: 60000,
-    },
-  );
-  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
-}
+import { cli } from '../support/cli';
 
 describe('admin CLI (e2e, spawned process)', () => {
   let t: TestApp;

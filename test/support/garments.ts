@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { seededRandom } from '../../src/common/seeded-random';
 
 /**
  * Generated "garment" images with a known truth, for the taste engine's tests and evaluation:
@@ -24,16 +25,6 @@ function hexToRgb(hex: string): [number, number, number] {
   return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
 }
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** True inside a T-shirt-like silhouette centred in a unit square. */
 function inGarment(u: number, v: number): boolean {
   const body = u > 0.3 && u < 0.7 && v > 0.22 && v < 0.88;
@@ -43,7 +34,7 @@ function inGarment(u: number, v: number): boolean {
 
 export async function garmentPng(spec: GarmentSpec): Promise<Buffer> {
   const size = spec.size ?? 320;
-  const rand = rng(spec.seed ?? 7);
+  const rand = seededRandom(spec.seed ?? 7);
   const main = hexToRgb(spec.colour);
   const second = hexToRgb(spec.second ?? '#f7f7f5');
   const stripe = spec.stripeWidth ?? Math.max(4, Math.round(size / 16));
