@@ -202,6 +202,10 @@ export interface DemoProduct {
   look: { category: DemoCategory; colour: string; pattern: DemoPattern };
 }
 
+function pick<T>(rnd: () => number, items: readonly T[]): T {
+  return items[Math.floor(rnd() * items.length) % items.length];
+}
+
 function pickPattern(rnd: () => number): DemoPattern {
   let x = rnd();
   for (const p of DEMO_PATTERNS) {

@@ -52,6 +52,7 @@ export class ProductEntity {
  * statement-level triggers on `products` (migration 1763769700000), never by the application.
  */
 @Entity({ name: 'product_search' })
+@Index('idx_product_search_colour', { synchronize: false }) // GiST on the OKLab point (migration 1763769900000)
 export class ProductSearchEntity {
   @PrimaryColumn({ name: 'product_id', type: 'uuid', primaryKeyConstraintName: 'PK_product_search' })
   productId!: string;

@@ -24,6 +24,20 @@ export interface CandidateQuery {
   excludeIds?: string[];
 }
 
+export interface ColourCandidateQuery {
+  /** Palette colours (OKLab) to find the nearest products of. */
+  colours: { l: number; a: number; b: number }[];
+  /** Nearest products taken per colour before ranking. */
+  perColour: number;
+  /** `to_tsquery` text the union is ranked by (cheap `ts_rank`). */
+  rank: string;
+  genders: ProductGender[] | null;
+  minPrice: number | null;
+  maxPrice: number | null;
+  limit: number;
+  excludeIds?: string[];
+}
+
 export interface CandidateRow {
   id: string;
   externalId: string;
@@ -146,6 +160,59 @@ export class ProductsRepository {
          SELECT s.product_id, ${rankExpr} AS rank
          FROM product_search s
          WHERE ${where.length > 0 ? where.join(' AND ') : 'TRUE'} AND $1::text IS NOT NULL
+         ORDER BY rank DESC, s.product_id
+         LIMIT $${params.length}
+       ) c
+       JOIN products p ON p.id = c.product_id
+       ORDER BY c.rank DESC, p.id`,
+      params,
+    );
+    return rows.map((r) => ({ ...r, textRank: Number(r.textRank) }));
+  }
+
+  /**
+   * Candidates nearest in colour: for each palette colour, the `perColour` products whose OKLab point
+   * is closest (a GiST kNN index scan, with the gender and price filters applied during the scan),
+   * then the union ranked by the profile's text rank and cut to `limit`.
+   */
+  async findNearestColourCandidates(q: ColourCandidateQuery): Promise<CandidateRow[]> {
+    if (q.colours.length === 0) return [];
+    const params: unknown[] = [q.rank, q.perColour];
+    const filters: string[] = ['s.colour_l IS NOT NULL'];
+    if (q.genders) {
+      params.push(q.genders);
+      filters.push(`s.gender = ANY($${params.length}::varchar[])`);
+    }
+    if (q.minPrice !== null) {
+      params.push(q.minPrice);
+      filters.push(`s.price >= $${params.length}`);
+    }
+    if (q.maxPrice !== null) {
+      params.push(q.maxPrice);
+      filters.push(`s.price <= $${params.length}`);
+    }
+    if (q.excludeIds && q.excludeIds.length > 0) {
+      params.push(q.excludeIds);
+      filters.push(`s.product_id <> ALL($${params.length}::uuid[])`);
+    }
+    const nearest = q.colours.map((c) => {
+      params.push([c.l, c.a, c.b]);
+      return `(SELECT s.product_id FROM product_search s WHERE ${filters.join(' AND ')}
+         ORDER BY cube(ARRAY[s.colour_l, s.colour_a, s.colour_b]::float8[]) <-> cube($${params.length}::float8[])
+         LIMIT $2)`;
+    });
+    params.push(q.limit);
+    const rankExpr = q.rank === '' ? '0::real' : `ts_rank(s.search, to_tsquery('english', $1))`;
+    const rows: (Omit<CandidateRow, 'textRank'> & { textRank: string | number })[] = await this.db.query(
+      `SELECT p.id, p.external_id AS "externalId", p.title, p.designer, p.description, p.price, p.currency,
+         p.url, p.media_url AS "mediaUrl", p.media_url_alt AS "mediaUrlAlt", p.gender, p.colour, p.material,
+         p.pattern, p.category, p.colour_l AS "colourL", p.colour_a AS "colourA", p.colour_b AS "colourB",
+         p.colour_family AS "colourFamily", c.rank AS "textRank"
+       FROM (
+         SELECT s.product_id, ${rankExpr} AS rank
+         FROM (${nearest.join(' UNION ')}) n
+         JOIN product_search s ON s.product_id = n.product_id
+         WHERE $1::text IS NOT NULL
          ORDER BY rank DESC, s.product_id
          LIMIT $${params.length}
        ) c

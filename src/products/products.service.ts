@@ -19,6 +19,9 @@ import { CandidateRow, ProductsRepository } from './products.repository';
 export const SEARCH_LIMIT = 10;
 /** Size of the bounded candidate set that is re-ranked in the application. */
 export const CANDIDATE_LIMIT = 300;
+/** Palette colours searched by nearest neighbour, and products taken per colour. */
+const NEAREST_COLOURS = 3;
+const NEAREST_PER_COLOUR = 300;
 /** Fewer candidates than this and the next, wider stage-one query adds more. */
 const MIN_CANDIDATES = SEARCH_LIMIT * 3;
 const MAX_PER_GROUP = 3;
@@ -88,6 +91,22 @@ export class ProductsService {
     }
     // No (or few) products match the query: the profile alone fills the list, so a query for something
     // that is not clothing still returns clothing. Widen from colour names to every profile term.
+    if (candidates.length < MIN_CANDIDATES && ranking.palette.length > 0) {
+      // Nearest colours through the GiST index: bounded work at any catalogue size, ranked by the
+      // profile terms within that set.
+      const rows = await this.repo.findNearestColourCandidates({
+        ...base,
+        colours: [...ranking.palette]
+          .sort((x, y) => y.share - x.share)
+          .slice(0, NEAREST_COLOURS)
+          .map((c) => c.oklab),
+        perColour: NEAREST_PER_COLOUR,
+        rank: profileQuery,
+        limit: CANDIDATE_LIMIT,
+        excludeIds: candidates.map((c) => c.id),
+      });
+      candidates.push(...rows.map((row) => toCandidate(row, false)));
+    }
     if (candidates.length < MIN_CANDIDATES && colourQuery !== '') await add(colourQuery, profileQuery, false);
     if (candidates.length < MIN_CANDIDATES) await add(profileQuery, profileQuery, false);
 
