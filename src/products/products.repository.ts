@@ -31,6 +31,8 @@ export interface ColourCandidateQuery {
   perColour: number;
   /** `to_tsquery` text the union is ranked by (cheap `ts_rank`). */
   rank: string;
+  /** Optional `to_tsquery` text every candidate must also match (a common query word). */
+  match?: string;
   genders: ProductGender[] | null;
   minPrice: number | null;
   maxPrice: number | null;
@@ -195,6 +197,10 @@ export class ProductsRepository {
       params.push(q.excludeIds);
       filters.push(`s.product_id <> ALL($${params.length}::uuid[])`);
     }
+    if (q.match) {
+      params.push(q.match);
+      filters.push(`s.search @@ to_tsquery('english', $${params.length})`);
+    }
     const nearest = q.colours.map((c) => {
       params.push([c.l, c.a, c.b]);
       return `(SELECT s.product_id FROM product_search s WHERE ${filters.join(' AND ')}
@@ -221,6 +227,18 @@ export class ProductsRepository {
       params,
     );
     return rows.map((r) => ({ ...r, textRank: Number(r.textRank) }));
+  }
+
+  /**
+   * How many products match `tsquery`, counting no further than `upTo` (a GIN bitmap scan that stops
+   * reading rows at the bound): tells a rare query word from a common one.
+   */
+  async countMatchesUpTo(tsquery: string, upTo: number): Promise<number> {
+    const [row]: { n: string }[] = await this.db.query(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM product_search s WHERE s.search @@ to_tsquery('english', $1) LIMIT $2) m`,
+      [tsquery, upTo],
+    );
+    return Number(row.n);
   }
 
   async countByExternalIds(ids: readonly string[]): Promise<number> {

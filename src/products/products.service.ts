@@ -22,6 +22,8 @@ export const CANDIDATE_LIMIT = 300;
 /** Palette colours searched by nearest neighbour, and products taken per colour. */
 const NEAREST_COLOURS = 3;
 const NEAREST_PER_COLOUR = 300;
+/** A query word matching at least this many products counts as common (see searchWithProfile). */
+const COMMON_QUERY_MATCHES = 2000;
 /** Fewer candidates than this and the next, wider stage-one query adds more. */
 const MIN_CANDIDATES = SEARCH_LIMIT * 3;
 const MAX_PER_GROUP = 3;
@@ -86,8 +88,30 @@ export class ProductsService {
       });
       candidates.push(...rows.map((row) => toCandidate(row, queryMatch)));
     };
+    const nearestColours = [...ranking.palette]
+      .sort((x, y) => y.share - x.share)
+      .slice(0, NEAREST_COLOURS)
+      .map((c) => c.oklab);
     if (userTsQuery !== '') {
-      await add(userTsQuery, profileQuery === '' ? userTsQuery : `${userTsQuery} | ${profileQuery}`, true);
+      const queryRank = profileQuery === '' ? userTsQuery : `${userTsQuery} | ${profileQuery}`;
+      // A rare query word: rank all its matches. A common one (`wool`, `coat` match a tenth of a large
+      // catalogue): take its matches nearest to the palette through the colour index instead.
+      const common =
+        nearestColours.length > 0 &&
+        (await this.repo.countMatchesUpTo(userTsQuery, COMMON_QUERY_MATCHES)) >= COMMON_QUERY_MATCHES;
+      if (common) {
+        const rows = await this.repo.findNearestColourCandidates({
+          ...base,
+          match: userTsQuery,
+          colours: nearestColours,
+          perColour: NEAREST_PER_COLOUR,
+          rank: queryRank,
+          limit: CANDIDATE_LIMIT,
+        });
+        candidates.push(...rows.map((row) => toCandidate(row, true)));
+      } else {
+        await add(userTsQuery, queryRank, true);
+      }
     }
     // No (or few) products match the query: the profile alone fills the list, so a query for something
     // that is not clothing still returns clothing. Widen from colour names to every profile term.

@@ -148,3 +148,46 @@ describe('POST /api/v1/org/cores/{id}/products (e2e)', () => {
     expect(res.body.message).toMatch(/poll/i);
   });
 });
+
+describe('nearest-colour candidates (integration, real PostgreSQL)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+    await t.app.get(DemoCatalogueService).load({ count: 400, idPrefix: 'e2eknn' });
+  });
+  afterAll(() => t.close());
+
+  it('walks the colour index nearest first, honouring the text match and the filters', async () => {
+    const { ProductsRepository } = await import('../../src/products/products.repository');
+    const repo = t.app.get(ProductsRepository, { strict: false });
+    const camel = colourFeatures('camel');
+    if (!camel) throw new Error('camel is in the vocabulary');
+    const rows = await repo.findNearestColourCandidates({
+      colours: [camel],
+      perColour: 20,
+      rank: 'coat',
+      match: 'coat',
+      genders: ['women', 'unisex'],
+      minPrice: null,
+      maxPrice: 2000,
+      limit: 20,
+    });
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) {
+      expect(`${r.title} ${r.category ?? ''} ${r.description}`.toLowerCase()).toMatch(/coat/);
+      expect(['women', 'unisex']).toContain(r.gender);
+      expect(Number(r.price)).toBeLessThanOrEqual(2000);
+    }
+    // Without a text match, the nearest products to camel come first: the closest ones are camel.
+    const nearest = await repo.findNearestColourCandidates({
+      colours: [camel],
+      perColour: 5,
+      rank: '',
+      genders: null,
+      minPrice: null,
+      maxPrice: null,
+      limit: 5,
+    });
+    expect(nearest.map((r) => colourFeatures(r.colour)?.name)).toEqual(Array(5).fill('camel'));
+  });
+});
