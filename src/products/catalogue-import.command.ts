@@ -31,9 +31,6 @@ export class CatalogueImportCommand extends CommandRunner {
 
   async run(_args: string[], opts: ImportOpts): Promise<void> {
     const file = requireOption(opts.file, '--file');
-    if (opts.analyseImages) {
-      throw new Error('--analyse-images is not available yet: import without it');
-    }
     const bar = progressBar('kB');
     let started = false;
     const onProgress = (p: ImportProgress): void => {
@@ -46,7 +43,10 @@ export class CatalogueImportCommand extends CommandRunner {
       bar.update(Math.min(total, Math.round(p.bytesRead / 1024)), { rows: p.rows });
     };
     try {
-      const summary = await this.importer.importFile(file, { onProgress });
+      const summary = await this.importer.importFile(file, {
+        onProgress,
+        analyseImages: opts.analyseImages === true,
+      });
       if (started) bar?.update(bar.getTotal());
       bar?.stop();
       printJson(summary);
@@ -64,7 +64,10 @@ export class CatalogueImportCommand extends CommandRunner {
     return v;
   }
 
-  @Option({ flags: '--analyse-images', description: 'Fetch product images and store their palette' })
+  @Option({
+    flags: '--analyse-images',
+    description: 'Fetch each product image (SSRF-safe) and take its colour from the image analysis',
+  })
   parseAnalyseImages(): boolean {
     return true;
   }

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { parse } from 'csv-parse';
 import {
   CatalogueRow,
@@ -11,7 +11,8 @@ import {
   sniffFormat,
   validateFeedRow,
 } from './catalogue-feed';
-import { colourFeatures } from './product-colour';
+import { ColourFeatures, colourFeatures } from './product-colour';
+import { ProductImageAnalyser } from './product-image-analyser.service';
 import { ProductsRepository } from './products.repository';
 
 export const IMPORT_BATCH_SIZE = 1000;
@@ -31,6 +32,10 @@ export interface ImportSummary {
   rejected: number;
   rejections: ImportRejection[];
   rejectionsTruncated?: boolean;
+  /** With `--analyse-images`: product images analysed, and those that could not be (feed colour kept). */
+  imagesAnalysed?: number;
+  imagesFailed?: number;
+  imageFailures?: { id: string; reason: string }[];
 }
 
 export interface ImportProgress {
@@ -43,6 +48,8 @@ export interface ImportOptions {
   format?: FeedFormat;
   batchSize?: number;
   onProgress?: (progress: ImportProgress) => void;
+  /** Fetch each product image (SSRF-safe) and take its colour from the image, not the feed text. */
+  analyseImages?: boolean;
 }
 
 /** A feed row with its line number, or the reason the line could not be read. */
@@ -55,13 +62,19 @@ export type NumberedRow = { line: number; row: RawFeedRow } | { line: number; er
  */
 @Injectable()
 export class CatalogueImportService {
-  constructor(private readonly repo: ProductsRepository) {}
+  constructor(
+    private readonly repo: ProductsRepository,
+    @Optional() private readonly analyser?: ProductImageAnalyser,
+  ) {}
 
   /** Adds the colour features to validated feed rows and upserts them in one statement. */
-  upsertRows(rows: readonly CatalogueRow[]): Promise<{ inserted: number; updated: number }> {
+  async upsertRows(
+    rows: readonly CatalogueRow[],
+    imageColours?: readonly (ColourFeatures | null)[],
+  ): Promise<{ inserted: number; updated: number }> {
     return this.repo.upsertBatch(
-      rows.map((row) => {
-        const colour = colourFeatures(row.colour);
+      rows.map((row, i) => {
+        const colour = imageColours?.[i] ?? colourFeatures(row.colour);
         return {
           ...row,
           colourL: colour?.l ?? null,
@@ -71,6 +84,26 @@ export class CatalogueImportService {
         };
       }),
     );
+  }
+
+  /** With `analyseImages`: the dominant colour of each row's image, null where it failed (counted). */
+  private async imageColours(
+    rows: readonly CatalogueRow[],
+    summary: ImportSummary,
+  ): Promise<(ColourFeatures | null)[]> {
+    if (!this.analyser) throw new Error('image analysis is not available in this process');
+    const results = await this.analyser.dominantColours(rows.map((r) => r.mediaUrl));
+    return results.map((r, i) => {
+      if ('error' in r) {
+        summary.imagesFailed = (summary.imagesFailed ?? 0) + 1;
+        const failures = (summary.imageFailures ??= []);
+        if (failures.length < MAX_LISTED_REJECTIONS)
+          failures.push({ id: rows[i].externalId, reason: r.error });
+        return null;
+      }
+      summary.imagesAnalysed = (summary.imagesAnalysed ?? 0) + 1;
+      return r;
+    });
   }
 
   countByExternalIds(ids: readonly string[]): Promise<number> {
@@ -121,15 +154,18 @@ export class CatalogueImportService {
       batch = [];
       ids = new Set();
       while (inFlight.length >= WRITE_CONCURRENCY) await drainOne();
-      const done = this.upsertRows(current).then(
-        ({ inserted, updated }) => {
-          summary.inserted += inserted;
-          summary.updated += updated;
-        },
-        (err: unknown) => {
-          firstError ??= err;
-        },
-      );
+      const colours = opts.analyseImages ? this.imageColours(current, summary) : Promise.resolve(undefined);
+      const done = colours
+        .then((c) => this.upsertRows(current, c))
+        .then(
+          ({ inserted, updated }) => {
+            summary.inserted += inserted;
+            summary.updated += updated;
+          },
+          (err: unknown) => {
+            firstError ??= err;
+          },
+        );
       inFlight.push({ done, ids: currentIds });
     };
     const rethrow = (): void => {

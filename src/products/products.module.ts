@@ -2,8 +2,10 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CoresModule } from '../cores/cores.module';
 import { StorageModule } from '../storage';
+import { TasteModule } from '../taste/taste.module';
 import { CatalogueImportService } from './catalogue-import.service';
 import { DemoCatalogueService } from './demo-catalogue.service';
+import { ProductImageAnalyser } from './product-image-analyser.service';
 import { ProductEntity, ProductSearchEntity } from './product.entity';
 import { ProductsController } from './products.controller';
 import { ProductsRepository } from './products.repository';
@@ -14,8 +16,8 @@ import { ProductsService } from './products.service';
  * feed needs neither the cores module nor its queues.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([ProductEntity, ProductSearchEntity]), StorageModule],
-  providers: [ProductsRepository, CatalogueImportService, DemoCatalogueService],
+  imports: [TypeOrmModule.forFeature([ProductEntity, ProductSearchEntity]), StorageModule, TasteModule],
+  providers: [ProductsRepository, CatalogueImportService, DemoCatalogueService, ProductImageAnalyser],
   exports: [ProductsRepository, CatalogueImportService, DemoCatalogueService],
 })
 export class ProductsCatalogueModule {}

@@ -57,6 +57,7 @@ const SWATCHES: readonly [string, string, ColourFamily][] = [
   ['burgundy', '#6d1a2a', 'red'],
   ['wine', '#7b2d3b', 'red'],
   ['red', '#c8202f', 'red'],
+  ['scarlet', '#ee1c1c', 'red'],
   ['coral', '#f07a63', 'orange'],
   ['blush', '#efc3c0', 'pink'],
   ['pink', '#e48aa8', 'pink'],

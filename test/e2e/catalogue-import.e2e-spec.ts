@@ -1,7 +1,10 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source';
-import { cli } from '../support/cli';
+import { cli, cliAsync } from '../support/cli';
+import { HttpsFixture, startHttpsFixture } from '../support/https-fixture';
 
 const ROOT = join(__dirname, '..', '..');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'catalogue');
@@ -145,5 +148,62 @@ describe('catalogue import with batches written concurrently (e2e)', () => {
       [ids],
     );
     expect(prices.map((p) => p.price)).toEqual(Array(9).fill('30.00'));
+  });
+});
+
+describe('catalogue:import --analyse-images (e2e, spawned process)', () => {
+  let ds: DataSource;
+  let fixture: HttpsFixture;
+  beforeAll(async () => {
+    ds = new DataSource(dataSourceOptions(process.env.DATABASE_URL ?? ''));
+    await ds.initialize();
+    fixture = await startHttpsFixture();
+  });
+  afterAll(async () => {
+    await ds.destroy();
+    await fixture.close();
+  });
+
+  it('takes colours from the images through the SSRF-safe fetcher, keeping the feed colour on failure', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'feed-'));
+    const file = join(dir, 'feed.csv');
+    const header = 'id,title,brand,price,link,image_link,gender,color';
+    const line = (id: string, image: string) =>
+      `${id},Analysed ${id},Test,50.00 USD,https://shop.example.com/${id},${image},unisex,Navy`;
+    writeFileSync(
+      file,
+      [
+        header,
+        line('img-red', `${fixture.origin}/red.png`),
+        line('img-html', `${fixture.origin}/text.html`),
+        line('img-loopback', `https://127.0.0.1:${fixture.port}/red.png`),
+      ].join('\n') + '\n',
+    );
+    const hitsBefore = fixture.hits.length;
+    const res = await cliAsync(
+      { IMAGE_FETCH_ALLOWED_HOSTS: 'localhost' },
+      'catalogue:import',
+      '--file',
+      file,
+      '--analyse-images',
+    );
+    expect(res.code).toBe(0);
+    const summary = JSON.parse(res.stdout);
+    expect(summary).toEqual(
+      expect.objectContaining({ inserted: 3, rejected: 0, imagesAnalysed: 1, imagesFailed: 2 }),
+    );
+    expect(summary.imageFailures.map((f: { id: string }) => f.id).sort()).toEqual([
+      'img-html',
+      'img-loopback',
+    ]);
+    // The loopback URL was refused before any request reached the server.
+    expect(fixture.hits.slice(hitsBefore).sort()).toEqual(['/red.png', '/text.html']);
+    const rows: { external_id: string; colour_family: string; colour: string }[] = await ds.query(
+      `SELECT external_id, colour_family, colour FROM products WHERE external_id IN ('img-red', 'img-html') ORDER BY external_id`,
+    );
+    expect(rows).toEqual([
+      { external_id: 'img-html', colour_family: 'blue', colour: 'Navy' },
+      { external_id: 'img-red', colour_family: 'red', colour: 'Navy' },
+    ]);
   });
 });
