@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { startTestApp, createOrgWithKey, createKeyForOrg, TestApp, OrgWithKey } from '../support/app';
 import { generateApiKey } from '../../src/auth/api-key.format';
+import { assertMatchesContract } from '../support/contract';
 
 describe('authentication and GET /api/v1/org/me (e2e)', () => {
   let t: TestApp;
@@ -16,6 +17,7 @@ describe('authentication and GET /api/v1/org/me (e2e)', () => {
 
   it('returns the organization and key (never the key itself) for a valid key', async () => {
     const res = await http().get('/api/v1/org/me').set('Authorization', `Bearer ${org.key}`).expect(200);
+    assertMatchesContract('get', '/api/v1/org/me', 200, res.body);
     expect(res.body).toEqual({
       status: 200,
       organization: { id: org.orgId, name: 'Acme Auth' },
@@ -37,6 +39,7 @@ describe('authentication and GET /api/v1/org/me (e2e)', () => {
       const req = http().get(path);
       if (header !== undefined) req.set('Authorization', header);
       const res = await req.expect(401);
+      if (path === '/api/v1/org/me') assertMatchesContract('get', path, 401, res.body);
       expect(res.body).toMatchObject({ status: 401, message: expect.any(String) });
       expect(res.headers['www-authenticate']).toBe('Bearer');
     }

@@ -1,0 +1,73 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { freePort } from '../support/app';
+import { cli } from '../support/cli';
+
+const ROOT = join(__dirname, '..', '..');
+
+/** The real server as a child process with info-level JSON logs on stdout, read by the test. */
+describe('structured logs (e2e, spawned server)', () => {
+  let server: ChildProcess;
+  let logs = '';
+  let base = '';
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    server = spawn(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'main.ts')],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          PORT: String(port),
+          LOG_LEVEL: 'info',
+          QUEUE_PREFIX: `logs-${port}`,
+          TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
+        },
+      },
+    );
+    server.stdout?.on('data', (d: Buffer) => (logs += d.toString()));
+    server.stderr?.on('data', (d: Buffer) => (logs += d.toString()));
+    const deadline = Date.now() + 60000;
+    for (;;) {
+      const ok = await fetch(`${base}/health/live`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) break;
+      if (Date.now() > deadline) throw new Error(`server did not start:\n${logs}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }, 90000);
+
+  afterAll(() => {
+    server.kill('SIGTERM');
+  });
+
+  it('writes JSON lines with the request id, and never the API key', async () => {
+    const org = JSON.parse(cli('org:create', '--name', 'Logs Org').stdout);
+    const { key } = JSON.parse(cli('key:create', '--org', org.id).stdout);
+    const ok = await fetch(`${base}/api/v1/org/me`, {
+      headers: { authorization: `Bearer ${key}`, 'x-request-id': 'log-test-1' },
+    });
+    expect(ok.status).toBe(200);
+    const inQuery = await fetch(`${base}/api/v1/org/me?api_key=${key}`, {
+      headers: { 'x-request-id': 'log-test-2' },
+    });
+    expect(inQuery.status).toBe(401);
+    await new Promise((r) => setTimeout(r, 300));
+
+    const lines = logs
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { req?: { id?: string; url?: string; headers?: Record<string, string> } });
+    const first = lines.find((l) => l.req?.id === 'log-test-1');
+    expect(first?.req?.headers?.authorization).toBe('[redacted]');
+    const second = lines.find((l) => l.req?.id === 'log-test-2');
+    expect(second?.req?.url).toBe('/api/v1/org/me?api_key=tpk_[redacted]');
+    expect(logs).not.toContain(key);
+    expect(logs).not.toContain(key.slice(4));
+  });
+});
