@@ -4,6 +4,7 @@ import request from 'supertest';
 import sharp from 'sharp';
 import { AuditService } from '../../src/audit/audit.service';
 import { CoreGenerationService } from '../../src/cores/core-generation.service';
+import { ImageStore } from '../../src/storage';
 import { api } from '../support/api';
 import { createOrgWithKey, OrgWithKey, startTestApp, TestApp } from '../support/app';
 import { colourPng, createReadyCore, waitForCore } from '../support/cores';
@@ -361,6 +362,40 @@ describe('cores and jobs (e2e)', () => {
       expect(event?.actorType).toBe('api_key');
       expect(event?.actorId).toBe(org.keyId);
       expect(event?.metadata).toEqual({ coreName: 'Doomed', images: 2, imagesPurged: 2, imagesFailed: 0 });
+    });
+  });
+
+  describe('DELETE when an image object cannot be removed', () => {
+    it('still deletes the core, reports imagesFailed and records the incident in the audit log', async () => {
+      const { coreId } = await createReadyCore(t, org, { name: 'Sticky', images: [red, red] });
+      const store = t.app.get(ImageStore);
+      const remove = store.delete.bind(store);
+      let calls = 0;
+      store.delete = (key: string) => {
+        calls += 1;
+        return calls === 1 ? Promise.reject(new Error('storage unavailable')) : remove(key);
+      };
+      try {
+        const res = await A().delete(`/api/v1/org/cores/${coreId}`);
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual({
+          status: 200,
+          id: coreId,
+          deleted: true,
+          imagesPurged: 1,
+          imagesFailed: 1,
+        });
+      } finally {
+        store.delete = remove;
+      }
+      expect((await A().get(`/api/v1/org/cores/${coreId}`)).status).toBe(404);
+      const { events } = await t.app.get(AuditService).list(org.orgId, { action: 'core.deleted' });
+      expect(events.find((e) => e.targetId === coreId)?.metadata).toEqual({
+        coreName: 'Sticky',
+        images: 2,
+        imagesPurged: 1,
+        imagesFailed: 1,
+      });
     });
   });
 
