@@ -7,15 +7,12 @@ import type {
 } from 'openai/resources/chat/completions';
 import sharp from 'sharp';
 import type { AllConfig } from '../config/configuration';
+import type { ImageAnalysis } from './image-analysis';
+import type { TasteDescription, TasteProvider } from './taste-provider';
 import { TasteGenerationError, type TasteImageInput } from './taste.types';
 
 /** What the provider returns; the local analyst adds the palette and patterns. */
-export interface ProviderDescription {
-  captions: string[];
-  taste: string;
-  styleAttributes: string[];
-  tags: string[];
-}
+export type ProviderDescription = TasteDescription;
 
 type OpenAiConfig = AllConfig['taste']['openai'];
 
@@ -23,7 +20,11 @@ type OpenAiConfig = AllConfig['taste']['openai'];
 const MAX_SIDE = 768;
 /** Vision calls in flight at once for one generation. */
 const IMAGE_CONCURRENCY = 2;
-/** Attempts per request on 429, 5xx, timeouts and connection errors (first try included). */
+/**
+ * Attempts per request on 429 and 5xx (first try included). Timeouts and connection failures are
+ * not retried here: they fail at once as transient and the job processor retries the job, so one
+ * hung provider costs at most OPENAI_TIMEOUT_MS per attempt.
+ */
 const MAX_ATTEMPTS = 3;
 const BACKOFF_BASE_MS = 200;
 /** Upper bound on a provider's `retry-after`, so one job never sleeps for long. */
@@ -73,7 +74,8 @@ const PROFILE_SCHEMA = {
  * Every failure surfaces as a TasteGenerationError whose message a user can act on.
  */
 @Injectable()
-export class OpenAiTasteProvider {
+export class OpenAiTasteProvider implements TasteProvider {
+  readonly name = 'openai' as const;
   private readonly logger = new Logger(OpenAiTasteProvider.name);
   private readonly options: OpenAiConfig;
   private readonly client: OpenAI;
@@ -86,9 +88,13 @@ export class OpenAiTasteProvider {
       apiKey: this.options.apiKey || NO_KEY_PLACEHOLDER,
       baseURL: this.options.baseUrl,
       timeout: this.options.timeoutMs,
-      maxRetries: 0, // retried below, only on 429, 5xx and connection failures
+      maxRetries: 0, // retried below, only on 429 and 5xx (the SDK would also retry 408, 409 and timeouts)
       logLevel: 'off', // our own log lines say what failed, without request details
     });
+  }
+
+  describeTaste(images: TasteImageInput[], analyses: ImageAnalysis[]): Promise<TasteDescription> {
+    return this.describe(images, paletteSummary(analyses));
   }
 
   async describe(images: TasteImageInput[], paletteSummary: string): Promise<ProviderDescription> {
@@ -165,7 +171,10 @@ export class OpenAiTasteProvider {
   private toTasteError(err: unknown): TasteGenerationError {
     if (err instanceof TasteGenerationError) return err;
     if (err instanceof APIConnectionTimeoutError) {
-      return new TasteGenerationError('vision provider did not answer in time', true);
+      return new TasteGenerationError(
+        `vision provider did not answer within ${this.options.timeoutMs} ms (OPENAI_TIMEOUT_MS)`,
+        true,
+      );
     }
     if (err instanceof APIConnectionError) {
       return new TasteGenerationError(`could not reach the vision provider at ${this.host}`, true);
@@ -224,8 +233,9 @@ async function toJpeg(image: TasteImageInput, index: number): Promise<Buffer> {
   }
 }
 
+/** Only 429 and 5xx answers are retried; connection errors and timeouts (APIConnectionError) are not. */
 function isRetryable(err: unknown): boolean {
-  if (err instanceof APIConnectionError) return true; // includes timeouts
+  if (err instanceof APIConnectionError) return false;
   if (!(err instanceof APIError) || typeof err.status !== 'number') return false;
   return err.status === 429 || err.status >= 500;
 }
@@ -351,4 +361,16 @@ async function mapLimit<T, R>(
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
+}
+
+/** What the local analyst measured, as short lines a language model can use. */
+export function paletteSummary(analyses: ImageAnalysis[]): string {
+  return analyses
+    .map(
+      (a, i) =>
+        `image ${i + 1}: ${a.palette.map((p) => `${p.name} ${Math.round(p.share * 100)}%`).join(', ')}; ` +
+        `${a.surface.pattern}${a.surface.direction ? ` (${a.surface.direction})` : ''}; ` +
+        `${a.character.warmth}, ${a.character.lightness}, ${a.character.saturation}, ${a.character.contrast}`,
+    )
+    .join('\n');
 }

@@ -1,9 +1,11 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AllConfig } from '../config/configuration';
-import { analyseImage, ImageAnalysis } from './image-analysis';
+import { analyseImage, type ImageAnalysis } from './image-analysis';
 import { OpenAiTasteProvider } from './openai.provider';
-import { captionFor, writeProfile } from './profile-writer';
+import { LocalTasteProvider } from './local-taste.provider';
+import { writeProfile } from './profile-writer';
+import { TASTE_PROVIDER, type TasteProvider } from './taste-provider';
 import { TasteImageInput, TasteResult } from './taste.types';
 
 /** At most two images decode at once: sharp is multi-threaded already, and memory stays bounded. */
@@ -27,52 +29,39 @@ async function mapBounded<T, R>(
   return out;
 }
 
+/** The provider named by `taste.provider`: the module's factory and the service's fallback use it. */
+export function createTasteProvider(config: ConfigService<AllConfig, true>): TasteProvider {
+  return config.get('taste', { infer: true }).provider === 'openai'
+    ? new OpenAiTasteProvider(config)
+    : new LocalTasteProvider();
+}
+
 /**
  * The taste engine: from 1 to 5 images, a caption per image and one taste profile with style
  * attributes, tags, the structured palette and patterns. The local analyst always runs (search needs
- * its palette); with TASTE_PROVIDER=openai a vision model writes the captions and the profile.
+ * its palette); the configured TasteProvider writes the captions and the profile.
  */
 @Injectable()
 export class TasteService {
-  private readonly provider: 'local' | 'openai';
+  private readonly provider: TasteProvider;
 
+  /** Outside Nest (scripts, tests) the provider may be omitted: it is then built from the config. */
   constructor(
     config: ConfigService<AllConfig, true>,
-    @Optional() private readonly openai?: OpenAiTasteProvider,
+    @Optional() @Inject(TASTE_PROVIDER) provider?: TasteProvider,
   ) {
-    this.provider = config.get('taste', { infer: true }).provider;
+    this.provider = provider ?? createTasteProvider(config);
   }
 
+  /** The local analysis of each image, in input order (used by product image colour extraction). */
   async analyse(images: TasteImageInput[]): Promise<ImageAnalysis[]> {
     return mapBounded(images, ANALYSIS_CONCURRENCY, (img, i) => analyseImage(img.data, i));
   }
 
   async generate(images: TasteImageInput[]): Promise<TasteResult> {
     const analyses = await this.analyse(images);
-    const local = writeProfile(analyses);
-    if (this.provider === 'openai' && this.openai) {
-      const described = await this.openai.describe(images, paletteSummary(analyses));
-      return { ...described, palette: local.palette, patterns: local.patterns };
-    }
-    return {
-      captions: analyses.map(captionFor),
-      taste: local.taste,
-      styleAttributes: local.styleAttributes,
-      tags: local.tags,
-      palette: local.palette,
-      patterns: local.patterns,
-    };
+    const { palette, patterns } = writeProfile(analyses);
+    const described = await this.provider.describeTaste(images, analyses);
+    return { ...described, palette, patterns };
   }
-}
-
-/** What the local analyst measured, as short lines a language model can use. */
-export function paletteSummary(analyses: ImageAnalysis[]): string {
-  return analyses
-    .map(
-      (a, i) =>
-        `image ${i + 1}: ${a.palette.map((p) => `${p.name} ${Math.round(p.share * 100)}%`).join(', ')}; ` +
-        `${a.surface.pattern}${a.surface.direction ? ` (${a.surface.direction})` : ''}; ` +
-        `${a.character.warmth}, ${a.character.lightness}, ${a.character.saturation}, ${a.character.contrast}`,
-    )
-    .join('\n');
 }

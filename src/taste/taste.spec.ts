@@ -5,7 +5,10 @@ import sharp from 'sharp';
 import { garmentPng } from '../../test/support/garments';
 import { colourByName, colourFamily, nameColour, VOCABULARY_COLOURS } from './colour-vocabulary';
 import { analyseImage, paletteCharacter } from './image-analysis';
-import { TasteService } from './taste.service';
+import { LocalTasteProvider } from './local-taste.provider';
+import { OpenAiTasteProvider } from './openai.provider';
+import type { TasteProvider } from './taste-provider';
+import { createTasteProvider, TasteService } from './taste.service';
 import { PaletteColour, TasteGenerationError } from './taste.types';
 
 const local = () => new TasteService({ get: () => ({ provider: 'local' }) } as never);
@@ -88,7 +91,7 @@ describe('image analysis on generated garments (known truth)', () => {
     ['red and white checks', { colour: '#c8202f', pattern: 'checked' as const }, 'red', 'checked'],
     ['an olive print', { colour: '#6b6b2f', pattern: 'print' as const, second: '#efe3c8' }, 'olive', 'print'],
     ['a burgundy solid on grey', { colour: '#6d1a2a', background: '#c8c8c8' }, 'burgundy', 'solid'],
-  ])('%s: finds %s and %s', async (_label, spec, colour, pattern) => {
+  ])('%s %j: finds %s and %s', async (_label, spec, colour, pattern) => {
     const a = await analyseImage(await garmentPng(spec), 0);
     expect(a.palette.map((p) => p.name)).toContain(colour);
     expect(a.surface.pattern).toBe(pattern);
@@ -183,5 +186,35 @@ describe('TasteService (local provider)', () => {
       .toBuffer();
     const r = await local().generate([{ data: big, contentType: 'image/jpeg' }]);
     expect(r.palette[0].name).toBe('emerald');
+  });
+});
+
+describe('provider selection', () => {
+  const openaiConfig = {
+    baseUrl: 'http://127.0.0.1:9/v1',
+    apiKey: '',
+    model: 'm',
+    textModel: 't',
+    timeoutMs: 1000,
+  };
+  const config = (provider: 'local' | 'openai') =>
+    ({ get: () => ({ provider, openai: openaiConfig }) }) as never;
+
+  it('builds the provider named by taste.provider', () => {
+    expect(createTasteProvider(config('local'))).toBeInstanceOf(LocalTasteProvider);
+    expect(createTasteProvider(config('openai'))).toBeInstanceOf(OpenAiTasteProvider);
+  });
+
+  it('asks the injected provider for the text and keeps the local palette and patterns', async () => {
+    const stub: TasteProvider = {
+      name: 'openai',
+      describeTaste: (images) =>
+        Promise.resolve({ captions: images.map(() => 'c'), taste: 't', styleAttributes: ['s'], tags: ['x'] }),
+    };
+    const images = [png(await garmentPng({ colour: '#1c2541' }))];
+    const r = await new TasteService(config('openai'), stub).generate(images);
+    expect(r).toMatchObject({ captions: ['c'], taste: 't', styleAttributes: ['s'], tags: ['x'] });
+    expect(r.palette[0].name).toBe('navy');
+    expect(r.patterns).toEqual(['solid']);
   });
 });
