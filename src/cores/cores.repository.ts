@@ -131,11 +131,12 @@ export class CoresRepository {
     await manager.getRepository(CoreEntity).update({ id, orgId }, { name, searchText });
   }
 
-  /** Image replacement: new images, a new current job, back to processing with the profile cleared. */
+  /** Image replacement (and optional rename): new images, back to processing with the profile cleared. */
   async replaceImages(
     manager: EntityManager,
     core: CoreEntity,
     images: NewCoreImage[],
+    name: string,
     searchText: string,
   ): Promise<void> {
     await manager.getRepository(CoreImageEntity).delete({ coreId: core.id });
@@ -143,6 +144,7 @@ export class CoresRepository {
     await manager.getRepository(CoreEntity).update(
       { id: core.id, orgId: core.orgId },
       {
+        name,
         status: 'processing',
         taste: null,
         styleAttributes: [],

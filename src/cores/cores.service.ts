@@ -132,8 +132,7 @@ export class CoresService {
         const core = await this.repo.lockByIdForOrg(manager, ctx.orgId, id);
         if (!core) throw new NotFoundException('Core not found.');
         const name = dto.name ?? core.name;
-        if (dto.name !== undefined) await this.repo.rename(ctx.orgId, id, name, '', manager);
-        await this.repo.replaceImages(manager, core, stored, buildSearchText(name, [], []));
+        await this.repo.replaceImages(manager, core, stored, name, buildSearchText(name, [], []));
         const job = await this.jobs.createJob(ctx.orgId, id, manager);
         await this.repo.setCurrentJob(manager, id, job.id);
         return { jobId: job.id, oldKeys: (core.images ?? []).map((i) => i.storageKey) };

@@ -128,87 +128,46 @@ export class ProductsRepository {
    * `product_search` projection (GIN index on its tsvector), after the hard filters; then the catalogue
    * columns of just those rows by primary key.
    */
-  async findCandidates(q: CandidateQuery): Promise<CandidateRow[]> {
+  findCandidates(q: CandidateQuery): Promise<CandidateRow[]> {
     const params: unknown[] = [q.rank];
-    const where: string[] = [];
-    if (q.match !== '') {
-      params.push(q.match);
-      where.push(`s.search @@ to_tsquery('english', $${params.length})`);
-    }
-    if (q.genders) {
-      params.push(q.genders);
-      where.push(`s.gender = ANY($${params.length}::varchar[])`);
-    }
-    if (q.minPrice !== null) {
-      params.push(q.minPrice);
-      where.push(`s.price >= $${params.length}`);
-    }
-    if (q.maxPrice !== null) {
-      params.push(q.maxPrice);
-      where.push(`s.price <= $${params.length}`);
-    }
-    if (q.excludeIds && q.excludeIds.length > 0) {
-      params.push(q.excludeIds);
-      where.push(`s.product_id <> ALL($${params.length}::uuid[])`);
-    }
-    params.push(q.limit);
-    const rankExpr = q.rank === '' ? '0::real' : `ts_rank(s.search, to_tsquery('english', $1))`;
-    const rows: (Omit<CandidateRow, 'textRank'> & { textRank: string | number })[] = await this.db.query(
-      `SELECT p.id, p.external_id AS "externalId", p.title, p.designer, p.description, p.price, p.currency,
-         p.url, p.media_url AS "mediaUrl", p.media_url_alt AS "mediaUrlAlt", p.gender, p.colour, p.material,
-         p.pattern, p.category, p.colour_l AS "colourL", p.colour_a AS "colourA", p.colour_b AS "colourB",
-         p.colour_family AS "colourFamily", c.rank AS "textRank"
-       FROM (
-         SELECT s.product_id, ${rankExpr} AS rank
-         FROM product_search s
-         WHERE ${where.length > 0 ? where.join(' AND ') : 'TRUE'} AND $1::text IS NOT NULL
-         ORDER BY rank DESC, s.product_id
-         LIMIT $${params.length}
-       ) c
-       JOIN products p ON p.id = c.product_id
-       ORDER BY c.rank DESC, p.id`,
+    const where = hardFilters(q, params);
+    return this.rankCandidates(
+      `product_search s WHERE ${where.length > 0 ? where.join(' AND ') : 'TRUE'}`,
       params,
+      q.limit,
     );
-    return rows.map((r) => ({ ...r, textRank: Number(r.textRank) }));
   }
 
   /**
    * Candidates nearest in colour: for each palette colour, the `perColour` products whose OKLab point
-   * is closest (a GiST kNN index scan, with the gender and price filters applied during the scan),
-   * then the union ranked by the profile's text rank and cut to `limit`.
+   * is closest (a GiST kNN index scan, with the hard filters applied during the scan), then the union
+   * ranked by the profile's text rank and cut to `limit`.
    */
-  async findNearestColourCandidates(q: ColourCandidateQuery): Promise<CandidateRow[]> {
-    if (q.colours.length === 0) return [];
+  findNearestColourCandidates(q: ColourCandidateQuery): Promise<CandidateRow[]> {
+    if (q.colours.length === 0) return Promise.resolve([]);
     const params: unknown[] = [q.rank, q.perColour];
-    const filters: string[] = ['s.colour_l IS NOT NULL'];
-    if (q.genders) {
-      params.push(q.genders);
-      filters.push(`s.gender = ANY($${params.length}::varchar[])`);
-    }
-    if (q.minPrice !== null) {
-      params.push(q.minPrice);
-      filters.push(`s.price >= $${params.length}`);
-    }
-    if (q.maxPrice !== null) {
-      params.push(q.maxPrice);
-      filters.push(`s.price <= $${params.length}`);
-    }
-    if (q.excludeIds && q.excludeIds.length > 0) {
-      params.push(q.excludeIds);
-      filters.push(`s.product_id <> ALL($${params.length}::uuid[])`);
-    }
-    if (q.match) {
-      params.push(q.match);
-      filters.push(`s.search @@ to_tsquery('english', $${params.length})`);
-    }
+    const where = ['s.colour_l IS NOT NULL', ...hardFilters(q, params)].join(' AND ');
     const nearest = q.colours.map((c) => {
       params.push([c.l, c.a, c.b]);
-      return `(SELECT s.product_id FROM product_search s WHERE ${filters.join(' AND ')}
+      return `(SELECT s.product_id FROM product_search s WHERE ${where}
          ORDER BY cube(ARRAY[s.colour_l, s.colour_a, s.colour_b]::float8[]) <-> cube($${params.length}::float8[])
          LIMIT $2)`;
     });
-    params.push(q.limit);
-    const rankExpr = q.rank === '' ? '0::real' : `ts_rank(s.search, to_tsquery('english', $1))`;
+    return this.rankCandidates(
+      `(${nearest.join(' UNION ')}) n JOIN product_search s ON s.product_id = n.product_id WHERE TRUE`,
+      params,
+      q.limit,
+    );
+  }
+
+  /**
+   * Ranks the projection rows of `source` (SQL that selects `product_search s` with a WHERE clause) by
+   * `ts_rank` on the tsquery text in `$1` ('' ranks all alike), keeps `limit`, and reads their catalogue
+   * columns by primary key.
+   */
+  private async rankCandidates(source: string, params: unknown[], limit: number): Promise<CandidateRow[]> {
+    params.push(limit);
+    const rankExpr = params[0] === '' ? '0::real' : `ts_rank(s.search, to_tsquery('english', $1))`;
     const rows: (Omit<CandidateRow, 'textRank'> & { textRank: string | number })[] = await this.db.query(
       `SELECT p.id, p.external_id AS "externalId", p.title, p.designer, p.description, p.price, p.currency,
          p.url, p.media_url AS "mediaUrl", p.media_url_alt AS "mediaUrlAlt", p.gender, p.colour, p.material,
@@ -216,9 +175,7 @@ export class ProductsRepository {
          p.colour_family AS "colourFamily", c.rank AS "textRank"
        FROM (
          SELECT s.product_id, ${rankExpr} AS rank
-         FROM (${nearest.join(' UNION ')}) n
-         JOIN product_search s ON s.product_id = n.product_id
-         WHERE $1::text IS NOT NULL
+         FROM ${source} AND $1::text IS NOT NULL
          ORDER BY rank DESC, s.product_id
          LIMIT $${params.length}
        ) c
@@ -248,4 +205,26 @@ export class ProductsRepository {
     );
     return Number(row.n);
   }
+}
+
+/**
+ * The hard filters of a candidate query as SQL clauses over `product_search s`, appending their values
+ * to `params`: the text match, gender (`women`/`men` arrive with `unisex` already), price range and
+ * products already taken.
+ */
+function hardFilters(
+  q: Pick<CandidateQuery, 'genders' | 'minPrice' | 'maxPrice' | 'excludeIds'> & { match?: string },
+  params: unknown[],
+): string[] {
+  const where: string[] = [];
+  const add = (value: unknown, clause: (ref: string) => string): void => {
+    params.push(value);
+    where.push(clause(`$${params.length}`));
+  };
+  if (q.match) add(q.match, (r) => `s.search @@ to_tsquery('english', ${r})`);
+  if (q.genders) add(q.genders, (r) => `s.gender = ANY(${r}::varchar[])`);
+  if (q.minPrice !== null) add(q.minPrice, (r) => `s.price >= ${r}`);
+  if (q.maxPrice !== null) add(q.maxPrice, (r) => `s.price <= ${r}`);
+  if (q.excludeIds && q.excludeIds.length > 0) add(q.excludeIds, (r) => `s.product_id <> ALL(${r}::uuid[])`);
+  return where;
 }
