@@ -58,6 +58,7 @@ export class ApiKeysService {
       orgName: row.organization.name,
       actor: { type: 'api_key', id: row.id, label: `${row.name} (${row.prefix}…)` },
       apiKeyId: row.id,
+      apiKey: { id: row.id, name: row.name, prefix: row.prefix, createdAt: row.createdAt },
     };
     if (this.cacheMs > 0) this.cache.set(keyHash, { ctx, expires: Date.now() + this.cacheMs });
     this.noteUsed(row.id);

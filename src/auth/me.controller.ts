@@ -14,7 +14,7 @@ export class MeController {
   @ApiOperation({ summary: 'Verify an API key', description: 'A cheap check of whether a key is valid.' })
   @ApiOkResponse({ type: MeResponseDto, description: 'The key is valid.' })
   @ApiOrgOperation()
-  getMe(@Org() ctx: OrgContext): Promise<MeResponseDto> {
+  getMe(@Org() ctx: OrgContext): MeResponseDto {
     return this.me.describe(ctx);
   }
 }

@@ -1,14 +1,13 @@
-import { Injectable } from '@nestjs/common';
-import { ApiKeysService } from './api-keys.service';
+import { Injectable, UnauthorizedException } from '@nestjs/common';
 import { MeResponseDto } from './dto/me.dto';
 import { OrgContext } from './org-context';
 
+/** `GET /me` answers from what authentication already loaded: no further query. */
 @Injectable()
 export class MeService {
-  constructor(private readonly keys: ApiKeysService) {}
-
-  async describe(ctx: OrgContext): Promise<MeResponseDto> {
-    const key = await this.keys.getKeyForOrg(ctx.orgId, ctx.apiKeyId ?? '');
+  describe(ctx: OrgContext): MeResponseDto {
+    if (!ctx.apiKey) throw new UnauthorizedException('GET /me needs an API key.');
+    const key = ctx.apiKey;
     return {
       status: 200,
       organization: { id: ctx.orgId, name: ctx.orgName },

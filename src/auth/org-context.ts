@@ -6,6 +6,8 @@ export interface OrgContext {
   orgName: string;
   actor: { type: 'api_key' | 'user' | 'cli'; id: string | null; label: string };
   apiKeyId: string | null;
+  /** The authenticating key's public fields (API-key requests only). */
+  apiKey?: { id: string; name: string; prefix: string; createdAt: Date };
 }
 
 export interface RequestWithOrg {
