@@ -67,7 +67,7 @@ async function main(): Promise<void> {
         `(inserted ${summary.inserted}, updated ${summary.updated}, rejected ${summary.rejected})`,
     );
     await ds.query('VACUUM ANALYZE products');
-    await ds.query('VACUUM ANALYZE product_search');
+    await ds.query('VACUUM ANALYZE colour_cells');
 
     const profiles = [
       profileFrom(

@@ -1,16 +1,8 @@
 import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
+import { stat } from 'node:fs/promises';
 import { Injectable, Optional } from '@nestjs/common';
-import { parse } from 'csv-parse';
-import {
-  CatalogueRow,
-  FeedFormat,
-  formatFromName,
-  RawFeedRow,
-  sniffFormat,
-  validateFeedRow,
-} from './catalogue-feed';
+import { CatalogueRow, FeedFormat, formatFromName, sniffFormat, validateFeedRow } from './catalogue-feed';
+import { NumberedRow, readDelimited, readFirstLine, readJsonLines } from './feed-readers';
 import { ColourFeatures, colourFeatures } from './product-colour';
 import { ProductImageAnalyser } from './product-image-analyser.service';
 import { ProductsRepository } from './products.repository';
@@ -52,8 +44,7 @@ export interface ImportOptions {
   analyseImages?: boolean;
 }
 
-/** A feed row with its line number, or the reason the line could not be read. */
-export type NumberedRow = { line: number; row: RawFeedRow } | { line: number; error: string };
+export type { NumberedRow } from './feed-readers';
 
 /**
  * Streams a Google Merchant Center feed (CSV, TSV or JSON lines) into the catalogue: rows are validated
@@ -75,13 +66,12 @@ export class CatalogueImportService {
     return this.repo.upsertBatch(
       rows.map((row, i) => {
         const colour = imageColours?.[i] ?? colourFeatures(row.colour);
-        return {
-          ...row,
+        return Object.assign(row, {
           colourL: colour?.l ?? null,
           colourA: colour?.a ?? null,
           colourB: colour?.b ?? null,
           colourFamily: colour?.family ?? null,
-        };
+        });
       }),
     );
   }
@@ -200,67 +190,5 @@ export class CatalogueImportService {
     rethrow();
     opts.onProgress?.({ bytesRead: 0, totalBytes: 0, rows: seen });
     return summary;
-  }
-}
-
-async function readFirstLine(file: string): Promise<string> {
-  const handle = await open(file, 'r');
-  try {
-    const buf = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    return buf.subarray(0, bytesRead).toString('utf8').split(/\r?\n/)[0] ?? '';
-  } finally {
-    await handle.close();
-  }
-}
-
-/** CSV/TSV through csv-parse: header names lower-cased, a malformed record becomes a rejection. */
-async function* readDelimited(stream: NodeJS.ReadableStream, delimiter: string): AsyncGenerator<NumberedRow> {
-  const skipped: NumberedRow[] = [];
-  const parser = parse({
-    delimiter,
-    bom: true,
-    columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
-    relax_column_count: true,
-    relax_quotes: delimiter === '\t',
-    quote: delimiter === '\t' ? false : '"',
-    skip_empty_lines: true,
-    skip_records_with_error: true,
-    trim: true,
-    info: true,
-    on_skip: (err) => {
-      skipped.push({
-        line: typeof err?.lines === 'number' ? err.lines : 0,
-        error: `unreadable row: ${err?.message ?? 'parse error'}`,
-      });
-      return undefined;
-    },
-  });
-  stream.pipe(parser);
-  for await (const item of parser as AsyncIterable<{ record: RawFeedRow; info: { lines: number } }>) {
-    while (skipped.length > 0) yield skipped.shift() as NumberedRow;
-    yield { line: item.info.lines, row: item.record };
-  }
-  while (skipped.length > 0) yield skipped.shift() as NumberedRow;
-}
-
-/** JSON lines: one object per line; blank lines are skipped, anything else unreadable is a rejection. */
-async function* readJsonLines(stream: NodeJS.ReadableStream): AsyncGenerator<NumberedRow> {
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  let line = 0;
-  for await (const text of lines) {
-    line += 1;
-    const trimmed = (line === 1 ? text.replace(/^\uFEFF/, '') : text).trim();
-    if (trimmed === '') continue;
-    try {
-      const value: unknown = JSON.parse(trimmed);
-      if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-        yield { line, row: value as RawFeedRow };
-      } else {
-        yield { line, error: 'not a JSON object' };
-      }
-    } catch {
-      yield { line, error: 'invalid JSON' };
-    }
   }
 }

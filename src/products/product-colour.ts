@@ -34,14 +34,18 @@ function lookup(name: string): ColourFeatures | null {
  * word (`dark camel` -> `camel`), then by any word. Null when the vocabulary knows none of them.
  */
 export function colourFeatures(colour: string | null): ColourFeatures | null {
-  const primary = primaryColourName(colour);
-  if (!primary) return null;
-  const cached = cache.get(primary);
+  if (!colour) return null;
+  // Feeds repeat a few hundred colour values across millions of rows: cache by the value as given.
+  const cached = cache.get(colour);
   if (cached !== undefined) return cached;
-  const words = primary.split(/[\s-]+/).filter(Boolean);
-  let found = lookup(primary) ?? lookup(words.join(' '));
-  for (let i = words.length - 1; !found && i >= 0; i -= 1) found = lookup(words[i]);
-  if (cache.size < 10_000) cache.set(primary, found);
+  const primary = primaryColourName(colour);
+  let found: ColourFeatures | null = null;
+  if (primary) {
+    const words = primary.split(/[\s-]+/).filter(Boolean);
+    found = lookup(primary) ?? lookup(words.join(' '));
+    for (let i = words.length - 1; !found && i >= 0; i -= 1) found = lookup(words[i]);
+  }
+  if (cache.size < 10_000) cache.set(colour, found);
   return found;
 }
 

@@ -25,7 +25,7 @@ export interface RankingProfile {
   colourTerms: string[];
 }
 
-/** A candidate product as read from the search projection and the catalogue. */
+/** A candidate product as read from the catalogue, with its text rank. */
 export interface RankingCandidate {
   id: string;
   title: string;

@@ -6,7 +6,7 @@ import { TasteModule } from '../taste/taste.module';
 import { CatalogueImportService } from './catalogue-import.service';
 import { DemoCatalogueService } from './demo-catalogue.service';
 import { ProductImageAnalyser } from './product-image-analyser.service';
-import { ProductEntity, ProductSearchEntity } from './product.entity';
+import { ColourCellEntity, ProductEntity } from './product.entity';
 import { ProductsController } from './products.controller';
 import { ProductsRepository } from './products.repository';
 import { ProductsService } from './products.service';
@@ -16,7 +16,7 @@ import { ProductsService } from './products.service';
  * feed needs neither the cores module nor its queues.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([ProductEntity, ProductSearchEntity]), StorageModule, TasteModule],
+  imports: [TypeOrmModule.forFeature([ProductEntity, ColourCellEntity]), StorageModule, TasteModule],
   providers: [ProductsRepository, CatalogueImportService, DemoCatalogueService, ProductImageAnalyser],
   exports: [ProductsRepository, CatalogueImportService, DemoCatalogueService],
 })

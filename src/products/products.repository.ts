@@ -63,14 +63,24 @@ export interface CandidateRow {
   textRank: number;
 }
 
+/**
+ * Grid cells walked per palette colour at most. The walk stops as soon as enough products are found, so
+ * this only bounds the work when the hard filters leave few products near a colour.
+ */
+const NEAREST_CELLS = 256;
+
 /** Upserts and candidate reads of the global catalogue. The only place that touches its tables. */
 @Injectable()
 export class ProductsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
-   * One `INSERT ... SELECT FROM unnest(...) ON CONFLICT (external_id) DO UPDATE` for the whole batch.
-   * External ids must be distinct within a batch. `xmax = 0` tells inserted rows from updated ones.
+   * One statement for the whole batch: `INSERT ... SELECT FROM unnest(...) ON CONFLICT (external_id) DO
+   * UPDATE`, and the batch's colour cells not yet in `colour_cells` added from its RETURNING rows (this
+   * is the only writer of products, so the cell list stays complete). Column arrays, not one JSON
+   * document: PostgreSQL parses a JSON parameter twice (`json_in`, then `json_to_recordset`), about
+   * 8 µs a row against 2 µs for the arrays. External ids must be distinct within a batch. `xmax = 0`
+   * tells inserted rows from updated ones.
    */
   async upsertBatch(rows: readonly ProductUpsertRow[]): Promise<{ inserted: number; updated: number }> {
     if (rows.length === 0) return { inserted: 0, updated: 0 };
@@ -80,22 +90,32 @@ export class ProductsRepository {
     const result: { inserted: boolean }[] = await this.db.transaction(async (m) => {
       await m.query('SET LOCAL synchronous_commit TO OFF');
       return m.query(
-        `INSERT INTO products (external_id, title, designer, description, price, currency, url, media_url,
-         media_url_alt, gender, colour, material, pattern, category, availability,
-         colour_l, colour_a, colour_b, colour_family)
-       SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::text[], $5::numeric[],
-         $6::varchar[], $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[],
-         $12::varchar[], $13::varchar[], $14::varchar[], $15::varchar[], $16::real[], $17::real[],
-         $18::real[], $19::varchar[])
-       ON CONFLICT (external_id) DO UPDATE SET
-         title = EXCLUDED.title, designer = EXCLUDED.designer, description = EXCLUDED.description,
-         price = EXCLUDED.price, currency = EXCLUDED.currency, url = EXCLUDED.url,
-         media_url = EXCLUDED.media_url, media_url_alt = EXCLUDED.media_url_alt, gender = EXCLUDED.gender,
-         colour = EXCLUDED.colour, material = EXCLUDED.material, pattern = EXCLUDED.pattern,
-         category = EXCLUDED.category, availability = EXCLUDED.availability,
-         colour_l = EXCLUDED.colour_l, colour_a = EXCLUDED.colour_a, colour_b = EXCLUDED.colour_b,
-         colour_family = EXCLUDED.colour_family, updated_at = now()
-       RETURNING (xmax = 0) AS inserted`,
+        `WITH upserted AS (
+         INSERT INTO products (external_id, title, designer, description, price, currency, url, media_url,
+           media_url_alt, gender, colour, material, pattern, category, availability,
+           colour_l, colour_a, colour_b, colour_family)
+         SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::text[], $5::numeric[],
+           $6::varchar[], $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[],
+           $12::varchar[], $13::varchar[], $14::varchar[], $15::varchar[], $16::real[], $17::real[],
+           $18::real[], $19::varchar[])
+         ON CONFLICT (external_id) DO UPDATE SET
+           title = EXCLUDED.title, designer = EXCLUDED.designer, description = EXCLUDED.description,
+           price = EXCLUDED.price, currency = EXCLUDED.currency, url = EXCLUDED.url,
+           media_url = EXCLUDED.media_url, media_url_alt = EXCLUDED.media_url_alt, gender = EXCLUDED.gender,
+           colour = EXCLUDED.colour, material = EXCLUDED.material, pattern = EXCLUDED.pattern,
+           category = EXCLUDED.category, availability = EXCLUDED.availability,
+           colour_l = EXCLUDED.colour_l, colour_a = EXCLUDED.colour_a, colour_b = EXCLUDED.colour_b,
+           colour_family = EXCLUDED.colour_family, updated_at = now()
+         RETURNING (xmax = 0) AS inserted, colour_cell
+       ), cells AS (
+         -- In cell order, so that concurrent batches adding the same new cells lock them in one order.
+         INSERT INTO colour_cells (cell, centre)
+         SELECT c.cell, colour_cell_centre(c.cell)
+         FROM (SELECT DISTINCT u.colour_cell AS cell FROM upserted u WHERE u.colour_cell IS NOT NULL) c
+         ORDER BY c.cell
+         ON CONFLICT (cell) DO NOTHING
+       )
+       SELECT inserted FROM upserted`,
         [
           col('externalId'),
           col('title'),
@@ -124,63 +144,54 @@ export class ProductsRepository {
   }
 
   /**
-   * Stage one of the search: the best `limit` products by a cheap `ts_rank` over the narrow
-   * `product_search` projection (GIN index on its tsvector), after the hard filters; then the catalogue
-   * columns of just those rows by primary key.
+   * Stage one of the search: the best `limit` products by a cheap `ts_rank` (GIN index on the generated
+   * tsvector) after the hard filters.
    */
   findCandidates(q: CandidateQuery): Promise<CandidateRow[]> {
     const params: unknown[] = [q.rank];
     const where = hardFilters(q, params);
-    return this.rankCandidates(
-      `product_search s WHERE ${where.length > 0 ? where.join(' AND ') : 'TRUE'}`,
-      params,
-      q.limit,
-    );
+    return this.rankCandidates(where.length > 0 ? where.join(' AND ') : 'TRUE', params, q.limit);
   }
 
   /**
-   * Candidates nearest in colour: for each palette colour, the `perColour` products whose OKLab point
-   * is closest (a GiST kNN index scan, with the hard filters applied during the scan), then the union
-   * ranked by the profile's text rank and cut to `limit`.
+   * Candidates nearest in colour: for each palette colour, the OKLab grid cells nearest to it (GiST kNN
+   * over `colour_cells`) are walked in order of distance, reading each cell's products through the btree
+   * on (colour_cell, id) with the hard filters applied, until `perColour` products are found; then the
+   * union is ranked by the profile's text rank and cut to `limit`. Within a cell products come in order of
+   * their random uuid, an unbiased sample when a cell holds more than `perColour`.
    */
   findNearestColourCandidates(q: ColourCandidateQuery): Promise<CandidateRow[]> {
     if (q.colours.length === 0) return Promise.resolve([]);
     const params: unknown[] = [q.rank, q.perColour];
-    const where = ['s.colour_l IS NOT NULL', ...hardFilters(q, params)].join(' AND ');
-    const nearest = q.colours.map((c) => {
-      params.push([c.l, c.a, c.b]);
-      return `(SELECT s.product_id FROM product_search s WHERE ${where}
-         ORDER BY cube(ARRAY[s.colour_l, s.colour_a, s.colour_b]::float8[]) <-> cube($${params.length}::float8[])
-         LIMIT $2)`;
+    const where = ['s.colour_cell = c.cell', ...hardFilters(q, params)].join(' AND ');
+    const nearest = q.colours.map((colour) => {
+      params.push([colour.l, colour.a, colour.b]);
+      const point = `cube($${params.length}::float8[])`;
+      return `(SELECT x.id FROM
+           (SELECT cell, centre <-> ${point} AS distance FROM colour_cells
+            ORDER BY centre <-> ${point} LIMIT ${NEAREST_CELLS}) c
+         CROSS JOIN LATERAL (SELECT s.id FROM products s WHERE ${where} ORDER BY s.id LIMIT $2) x
+         ORDER BY c.distance LIMIT $2)`;
     });
-    return this.rankCandidates(
-      `(${nearest.join(' UNION ')}) n JOIN product_search s ON s.product_id = n.product_id WHERE TRUE`,
-      params,
-      q.limit,
-    );
+    return this.rankCandidates(`s.id IN (${nearest.join(' UNION ')})`, params, q.limit);
   }
 
   /**
-   * Ranks the projection rows of `source` (SQL that selects `product_search s` with a WHERE clause) by
-   * `ts_rank` on the tsquery text in `$1` ('' ranks all alike), keeps `limit`, and reads their catalogue
-   * columns by primary key.
+   * Ranks the products matching `where` (SQL over `products s`) by `ts_rank` on the tsquery text in `$1`
+   * ('' ranks all alike) and keeps the best `limit`.
    */
-  private async rankCandidates(source: string, params: unknown[], limit: number): Promise<CandidateRow[]> {
+  private async rankCandidates(where: string, params: unknown[], limit: number): Promise<CandidateRow[]> {
     params.push(limit);
     const rankExpr = params[0] === '' ? '0::real' : `ts_rank(s.search, to_tsquery('english', $1))`;
     const rows: (Omit<CandidateRow, 'textRank'> & { textRank: string | number })[] = await this.db.query(
-      `SELECT p.id, p.external_id AS "externalId", p.title, p.designer, p.description, p.price, p.currency,
-         p.url, p.media_url AS "mediaUrl", p.media_url_alt AS "mediaUrlAlt", p.gender, p.colour, p.material,
-         p.pattern, p.category, p.colour_l AS "colourL", p.colour_a AS "colourA", p.colour_b AS "colourB",
-         p.colour_family AS "colourFamily", c.rank AS "textRank"
-       FROM (
-         SELECT s.product_id, ${rankExpr} AS rank
-         FROM ${source} AND $1::text IS NOT NULL
-         ORDER BY rank DESC, s.product_id
-         LIMIT $${params.length}
-       ) c
-       JOIN products p ON p.id = c.product_id
-       ORDER BY c.rank DESC, p.id`,
+      `SELECT s.id, s.external_id AS "externalId", s.title, s.designer, s.description, s.price, s.currency,
+         s.url, s.media_url AS "mediaUrl", s.media_url_alt AS "mediaUrlAlt", s.gender, s.colour, s.material,
+         s.pattern, s.category, s.colour_l AS "colourL", s.colour_a AS "colourA", s.colour_b AS "colourB",
+         s.colour_family AS "colourFamily", ${rankExpr} AS "textRank"
+       FROM products s
+       WHERE ${where} AND $1::text IS NOT NULL
+       ORDER BY "textRank" DESC, s.id
+       LIMIT $${params.length}`,
       params,
     );
     return rows.map((r) => ({ ...r, textRank: Number(r.textRank) }));
@@ -192,7 +203,7 @@ export class ProductsRepository {
    */
   async countMatchesUpTo(tsquery: string, upTo: number): Promise<number> {
     const [row]: { n: string }[] = await this.db.query(
-      `SELECT count(*) AS n FROM (SELECT 1 FROM product_search s WHERE s.search @@ to_tsquery('english', $1) LIMIT $2) m`,
+      `SELECT count(*) AS n FROM (SELECT 1 FROM products s WHERE s.search @@ to_tsquery('english', $1) LIMIT $2) m`,
       [tsquery, upTo],
     );
     return Number(row.n);
@@ -208,7 +219,7 @@ export class ProductsRepository {
 }
 
 /**
- * The hard filters of a candidate query as SQL clauses over `product_search s`, appending their values
+ * The hard filters of a candidate query as SQL clauses over `products s`, appending their values
  * to `params`: the text match, gender (`women`/`men` arrive with `unisex` already), price range and
  * products already taken.
  */
@@ -225,6 +236,6 @@ function hardFilters(
   if (q.genders) add(q.genders, (r) => `s.gender = ANY(${r}::varchar[])`);
   if (q.minPrice !== null) add(q.minPrice, (r) => `s.price >= ${r}`);
   if (q.maxPrice !== null) add(q.maxPrice, (r) => `s.price <= ${r}`);
-  if (q.excludeIds && q.excludeIds.length > 0) add(q.excludeIds, (r) => `s.product_id <> ALL(${r}::uuid[])`);
+  if (q.excludeIds && q.excludeIds.length > 0) add(q.excludeIds, (r) => `s.id <> ALL(${r}::uuid[])`);
   return where;
 }

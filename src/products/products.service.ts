@@ -56,7 +56,7 @@ export class ProductsService {
 
   /**
    * Two stages (docs/decisions/0004-product-ranking.md): a bounded candidate set by a cheap text rank from
-   * the GIN-indexed projection, then a re-rank by text rank, palette similarity, attribute overlap and
+   * the GIN-indexed catalogue, then a re-rank by text rank, palette similarity, attribute overlap and
    * the query, with at most 3 products of one designer or one category.
    */
   async searchWithProfile(
@@ -116,7 +116,7 @@ export class ProductsService {
     // No (or few) products match the query: the profile alone fills the list, so a query for something
     // that is not clothing still returns clothing. Widen from colour names to every profile term.
     if (candidates.length < MIN_CANDIDATES && ranking.palette.length > 0) {
-      // Nearest colours through the GiST index: bounded work at any catalogue size, ranked by the
+      // Nearest colours through the colour-cell index: bounded work at any catalogue size, ranked by the
       // profile terms within that set.
       const rows = await this.repo.findNearestColourCandidates({
         ...base,
