@@ -20,7 +20,7 @@ export async function readFirstLine(file: string): Promise<string> {
 }
 
 /** Parsed rows waiting for the importer before the parser is paused. */
-const PARSE_QUEUE_HIGH_WATER = 4 * 1024;
+const PARSE_QUEUE_HIGH_WATER = 1024;
 /**
  * Characters read past the last complete row before the import stops: no feed row comes near it, but
  * an unclosed quote would otherwise hold the rest of the file as one pending row and re-scan it with

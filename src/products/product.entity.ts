@@ -38,7 +38,7 @@ export type ProductGender = 'women' | 'men' | 'unisex';
 export class ProductEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Index('uq_products_external_id', { unique: true })
-  @Column({ name: 'external_id', type: 'varchar', length: 255 })
+  @Column({ name: 'external_id', type: 'varchar', length: 255, collation: 'C' })
   externalId!: string;
   @Column({ type: 'varchar', length: 500 }) title!: string;
   @Column({ type: 'varchar', length: 255 }) designer!: string;
