@@ -25,6 +25,12 @@ export const SEARCH_VECTOR = `setweight(to_tsvector('english'::regconfig, "title
 export const COLOUR_CELL = `(round("colour_l" * 50)::integer * 64 + round("colour_a" * 50)::integer + 32) * 64
   + round("colour_b" * 50)::integer + 32`;
 
+/**
+ * One of 64 sample groups, from a hash of the feed id: the nearest-colour search reads a cell's products
+ * in group order, a sample independent of the feed's row order (docs/decisions/0007).
+ */
+export const COLOUR_SAMPLE = `(hashtext("external_id") & 63)::smallint`;
+
 export type ProductGender = 'women' | 'men' | 'unisex';
 
 /**
@@ -34,7 +40,7 @@ export type ProductGender = 'women' | 'men' | 'unisex';
  * 1763770000000, docs/decisions/0007-catalogue-import-throughput.md), never written by the application.
  */
 @Entity({ name: 'products' })
-@Index('idx_products_colour_cell', ['colourCell', 'id'])
+@Index('idx_products_colour_cell', ['colourCell', 'colourSample'])
 export class ProductEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Index('uq_products_external_id', { unique: true })
@@ -74,6 +80,14 @@ export class ProductEntity {
     select: false,
   })
   colourCell!: number | null;
+  @Column({
+    name: 'colour_sample',
+    type: 'smallint',
+    generatedType: 'STORED',
+    asExpression: COLOUR_SAMPLE,
+    select: false,
+  })
+  colourSample!: number;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
 }
@@ -81,7 +95,7 @@ export class ProductEntity {
 /**
  * The distinct OKLab grid cells that hold products, each with its centre: the nearest-colour search
  * walks the cells nearest a palette colour (GiST kNN over a few thousand rows at most) and reads each
- * cell's products through `idx_products_colour_cell`. Filled by a statement trigger on `products`.
+ * cell's products through `idx_products_colour_cell`. Filled by the catalogue upsert as new cells appear.
  */
 @Entity({ name: 'colour_cells' })
 export class ColourCellEntity {

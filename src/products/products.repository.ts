@@ -156,9 +156,10 @@ export class ProductsRepository {
   /**
    * Candidates nearest in colour: for each palette colour, the OKLab grid cells nearest to it (GiST kNN
    * over `colour_cells`) are walked in order of distance, reading each cell's products through the btree
-   * on (colour_cell, id) with the hard filters applied, until `perColour` products are found; then the
-   * union is ranked by the profile's text rank and cut to `limit`. Within a cell products come in order of
-   * their random uuid, an unbiased sample when a cell holds more than `perColour`.
+   * on (colour_cell, colour_sample) with the hard filters applied, until `perColour` products are found;
+   * then the union is ranked by the profile's text rank and cut to `limit`. Within a cell products come in
+   * order of their sample group (a hash of the feed id), so when a cell holds more than `perColour` the
+   * candidates are a sample that does not depend on the feed's row order.
    */
   findNearestColourCandidates(q: ColourCandidateQuery): Promise<CandidateRow[]> {
     if (q.colours.length === 0) return Promise.resolve([]);
@@ -170,7 +171,7 @@ export class ProductsRepository {
       return `(SELECT x.id FROM
            (SELECT cell, centre <-> ${point} AS distance FROM colour_cells
             ORDER BY centre <-> ${point} LIMIT ${NEAREST_CELLS}) c
-         CROSS JOIN LATERAL (SELECT s.id FROM products s WHERE ${where} ORDER BY s.id LIMIT $2) x
+         CROSS JOIN LATERAL (SELECT s.id FROM products s WHERE ${where} ORDER BY s.colour_sample LIMIT $2) x
          ORDER BY c.distance LIMIT $2)`;
     });
     return this.rankCandidates(`s.id IN (${nearest.join(' UNION ')})`, params, q.limit);
