@@ -22,7 +22,7 @@ function progressBar(unit: string): SingleBar | null {
 @Command({
   name: 'catalogue:import',
   description:
-    'Import a Google Merchant Center feed (CSV, TSV or JSON lines): prints { inserted, updated, rejected, rejections }',
+    'Import a Google Merchant Center feed (CSV, TSV or JSON lines): prints { inserted, updated, unchanged, rejected, rejections }',
 })
 export class CatalogueImportCommand extends CommandRunner {
   constructor(private readonly importer: CatalogueImportService) {

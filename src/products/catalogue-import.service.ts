@@ -5,7 +5,7 @@ import { CatalogueRow, FeedFormat, formatFromName, sniffFormat, validateFeedRow 
 import { NumberedRow, readDelimited, readFirstLine, readJsonLines } from './feed-readers';
 import { ColourFeatures, colourFeatures } from './product-colour';
 import { ProductImageAnalyser } from './product-image-analyser.service';
-import { ProductsRepository } from './products.repository';
+import { ProductsRepository, UpsertCounts } from './products.repository';
 
 export const IMPORT_BATCH_SIZE = 1000;
 /** Batches written at once (measured best on 2 cores: 3, while the next batch is parsed). */
@@ -19,8 +19,12 @@ export interface ImportRejection {
 }
 
 export interface ImportSummary {
+  /** Rows new to the catalogue. */
   inserted: number;
+  /** Rows already in the catalogue whose fields changed. */
   updated: number;
+  /** Rows already in the catalogue exactly as given (left untouched). */
+  unchanged: number;
   rejected: number;
   rejections: ImportRejection[];
   rejectionsTruncated?: boolean;
@@ -62,7 +66,7 @@ export class CatalogueImportService {
   async upsertRows(
     rows: readonly CatalogueRow[],
     imageColours?: readonly (ColourFeatures | null)[],
-  ): Promise<{ inserted: number; updated: number }> {
+  ): Promise<UpsertCounts> {
     return this.repo.upsertBatch(
       rows.map((row, i) => {
         const colour = imageColours?.[i] ?? colourFeatures(row.colour);
@@ -117,7 +121,7 @@ export class CatalogueImportService {
   /** Validates and upserts rows from any source (the file reader, the demo catalogue, benchmarks). */
   async importRows(rows: AsyncIterable<NumberedRow>, opts: ImportOptions = {}): Promise<ImportSummary> {
     const batchSize = opts.batchSize ?? IMPORT_BATCH_SIZE;
-    const summary: ImportSummary = { inserted: 0, updated: 0, rejected: 0, rejections: [] };
+    const summary: ImportSummary = { inserted: 0, updated: 0, unchanged: 0, rejected: 0, rejections: [] };
     const reject = (line: number, reason: string): void => {
       summary.rejected += 1;
       if (summary.rejections.length < MAX_LISTED_REJECTIONS) summary.rejections.push({ line, reason });
@@ -148,9 +152,10 @@ export class CatalogueImportService {
       const done = colours
         .then((c) => this.upsertRows(current, c))
         .then(
-          ({ inserted, updated }) => {
+          ({ inserted, updated, unchanged }) => {
             summary.inserted += inserted;
             summary.updated += updated;
+            summary.unchanged += unchanged;
           },
           (err: unknown) => {
             firstError ??= err;

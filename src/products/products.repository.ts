@@ -4,6 +4,13 @@ import { DataSource } from 'typeorm';
 import type { CatalogueRow } from './catalogue-feed';
 import type { ProductGender } from './product.entity';
 
+/** What one batch upsert did: rows new to the catalogue, rows changed, rows already as given. */
+export interface UpsertCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
 /** A validated feed row plus its derived colour features. */
 export interface ProductUpsertRow extends CatalogueRow {
   colourL: number | null;
@@ -80,10 +87,12 @@ export class ProductsRepository {
    * is the only writer of products, so the cell list stays complete). Column arrays, not one JSON
    * document: PostgreSQL parses a JSON parameter twice (`json_in`, then `json_to_recordset`), about
    * 8 µs a row against 2 µs for the arrays. External ids must be distinct within a batch. `xmax = 0`
-   * tells inserted rows from updated ones.
+   * tells inserted rows from updated ones. A row whose fields all equal the stored ones is left alone
+   * (no new row version, tsvector or index entries): re-importing a daily feed rewrites only what
+   * changed, and the rows RETURNING leaves out are the unchanged ones.
    */
-  async upsertBatch(rows: readonly ProductUpsertRow[]): Promise<{ inserted: number; updated: number }> {
-    if (rows.length === 0) return { inserted: 0, updated: 0 };
+  async upsertBatch(rows: readonly ProductUpsertRow[]): Promise<UpsertCounts> {
+    if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
     const col = <K extends keyof ProductUpsertRow>(key: K): ProductUpsertRow[K][] => rows.map((r) => r[key]);
     // Imports are idempotent and re-runnable, so a batch need not wait for its WAL flush: a crash can
     // lose only the last batches, which the next run of the same feed writes again.
@@ -106,6 +115,14 @@ export class ProductsRepository {
            category = EXCLUDED.category, availability = EXCLUDED.availability,
            colour_l = EXCLUDED.colour_l, colour_a = EXCLUDED.colour_a, colour_b = EXCLUDED.colour_b,
            colour_family = EXCLUDED.colour_family, updated_at = now()
+         WHERE (products.title, products.designer, products.description, products.price, products.currency,
+           products.url, products.media_url, products.media_url_alt, products.gender, products.colour,
+           products.material, products.pattern, products.category, products.availability, products.colour_l,
+           products.colour_a, products.colour_b, products.colour_family)
+           IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.designer, EXCLUDED.description, EXCLUDED.price,
+           EXCLUDED.currency, EXCLUDED.url, EXCLUDED.media_url, EXCLUDED.media_url_alt, EXCLUDED.gender,
+           EXCLUDED.colour, EXCLUDED.material, EXCLUDED.pattern, EXCLUDED.category, EXCLUDED.availability,
+           EXCLUDED.colour_l, EXCLUDED.colour_a, EXCLUDED.colour_b, EXCLUDED.colour_family)
          RETURNING (xmax = 0) AS inserted, colour_cell
        ), cells AS (
          -- In cell order, so that concurrent batches adding the same new cells lock them in one order.
@@ -140,7 +157,7 @@ export class ProductsRepository {
       );
     });
     const inserted = result.filter((r) => r.inserted).length;
-    return { inserted, updated: result.length - inserted };
+    return { inserted, updated: result.length - inserted, unchanged: rows.length - result.length };
   }
 
   /**

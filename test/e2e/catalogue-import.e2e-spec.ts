@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -24,6 +24,7 @@ describe('catalogue:import (e2e, spawned process)', () => {
     expect(summary).toEqual({
       inserted: 3,
       updated: 0,
+      unchanged: 0,
       rejected: 5,
       rejections: [
         { line: 4, reason: 'missing price' },
@@ -69,11 +70,39 @@ describe('catalogue:import (e2e, spawned process)', () => {
     );
     expect(search.n).toBe(1);
 
+    const stamps = async (): Promise<Record<string, string>> => {
+      const rows: { id: string; xmin: string; price: string }[] = await ds.query(
+        `SELECT external_id AS id, xmin::text AS xmin, price FROM products WHERE external_id LIKE 'imp-csv-%'`,
+      );
+      return Object.fromEntries(rows.map((r) => [r.id, `${r.xmin}/${r.price}`]));
+    };
+    const before = await stamps();
+
+    // The same feed again: every row is already there as given, so none is rewritten.
     const second = cli('catalogue:import', '--file', join(FIXTURES, 'good-and-bad.csv'));
     expect(second.code).toBe(0);
     expect(JSON.parse(second.stdout)).toEqual(
-      expect.objectContaining({ inserted: 0, updated: 3, rejected: 5 }),
+      expect.objectContaining({ inserted: 0, updated: 0, unchanged: 3, rejected: 5 }),
     );
+    expect(await stamps()).toEqual(before);
+
+    // One price changed: that row alone gets a new version.
+    const dir = mkdtempSync(join(tmpdir(), 'feed-'));
+    const changed = join(dir, 'changed.csv');
+    writeFileSync(
+      changed,
+      readFileSync(join(FIXTURES, 'good-and-bad.csv'), 'utf8').replace('"1,099.00 USD"', '"999.00 USD"'),
+    );
+    const third = cli('catalogue:import', '--file', changed);
+    expect(third.code).toBe(0);
+    expect(JSON.parse(third.stdout)).toEqual(
+      expect.objectContaining({ inserted: 0, updated: 1, unchanged: 2, rejected: 5 }),
+    );
+    const after = await stamps();
+    expect(after['imp-csv-1']).toBe(before['imp-csv-1']);
+    expect(after['imp-csv-2']).toBe(before['imp-csv-2']);
+    expect(after['imp-csv-8']).not.toBe(before['imp-csv-8']);
+    expect(after['imp-csv-8']).toMatch(/\/999\.00$/);
     const [count] = await ds.query(
       `SELECT count(*)::int AS n FROM products WHERE external_id LIKE 'imp-csv-%'`,
     );
@@ -86,6 +115,7 @@ describe('catalogue:import (e2e, spawned process)', () => {
     expect(JSON.parse(tsv.stdout)).toEqual({
       inserted: 2,
       updated: 0,
+      unchanged: 0,
       rejected: 1,
       rejections: [{ line: 3, reason: 'missing image_link' }],
     });
@@ -95,6 +125,7 @@ describe('catalogue:import (e2e, spawned process)', () => {
     expect(JSON.parse(jsonl.stdout)).toEqual({
       inserted: 2,
       updated: 0,
+      unchanged: 0,
       rejected: 2,
       rejections: [
         { line: 2, reason: expect.stringContaining('bad URL in image_link') },
@@ -142,7 +173,7 @@ describe('catalogue import through the service (e2e)', () => {
         for (const id of ids) yield { line: ++line, row: row(id, price) };
     }
     const summary = await importer.importRows(feed(), { batchSize: 2 });
-    expect(summary).toEqual(expect.objectContaining({ inserted: 9, updated: 18, rejected: 0 }));
+    expect(summary).toEqual(expect.objectContaining({ inserted: 9, updated: 18, unchanged: 0, rejected: 0 }));
     const prices: { price: string }[] = await ds.query(
       `SELECT price FROM products WHERE external_id = ANY($1)`,
       [ids],
