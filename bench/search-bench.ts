@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     const importMs = performance.now() - t0;
     console.log(
       `import: ${count} rows in ${(importMs / 1000).toFixed(2)} s = ${Math.round(count / (importMs / 1000))} rows/s ` +
-        `(inserted ${summary.inserted}, updated ${summary.updated}, rejected ${summary.rejected})`,
+        `(inserted ${summary.inserted}, updated ${summary.updated}, unchanged ${summary.unchanged}, rejected ${summary.rejected})`,
     );
     await ds.query('VACUUM ANALYZE products');
     await ds.query('VACUUM ANALYZE colour_cells');
