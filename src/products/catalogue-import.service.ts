@@ -7,9 +7,9 @@ import { ColourFeatures, colourFeatures } from './product-colour';
 import { ProductImageAnalyser } from './product-image-analyser.service';
 import { ProductsRepository, UpsertCounts } from './products.repository';
 
-export const IMPORT_BATCH_SIZE = 1000;
+const IMPORT_BATCH_SIZE = 1000;
 /** Batches written at once (measured best on 2 cores: 3, while the next batch is parsed). */
-export const WRITE_CONCURRENCY = 3;
+const WRITE_CONCURRENCY = 3;
 /** Rejections listed in the summary; `rejected` still counts every one. */
 const MAX_LISTED_REJECTIONS = 10_000;
 
@@ -98,10 +98,6 @@ export class CatalogueImportService {
       summary.imagesAnalysed = (summary.imagesAnalysed ?? 0) + 1;
       return r;
     });
-  }
-
-  countByExternalIds(ids: readonly string[]): Promise<number> {
-    return this.repo.countByExternalIds(ids);
   }
 
   async importFile(file: string, opts: ImportOptions = {}): Promise<ImportSummary> {

@@ -26,7 +26,7 @@ const PARSE_QUEUE_HIGH_WATER = 1024;
  * an unclosed quote would otherwise hold the rest of the file as one pending row and re-scan it with
  * every chunk.
  */
-export const MAX_PENDING_ROW_CHARS = 1024 * 1024;
+const MAX_PENDING_ROW_CHARS = 1024 * 1024;
 
 /**
  * CSV and TSV through Papa Parse, streamed chunk by chunk (docs/decisions/0007): the header row's names

@@ -19,19 +19,24 @@ export interface ProductUpsertRow extends CatalogueRow {
   colourFamily: string | null;
 }
 
-export interface CandidateQuery {
+/** The hard filters every candidate query applies (`women`/`men` arrive with `unisex` already). */
+export interface CandidateFilters {
+  genders: ProductGender[] | null;
+  minPrice: number | null;
+  maxPrice: number | null;
+  /** Products already taken by an earlier stage. */
+  excludeIds?: string[];
+}
+
+export interface CandidateQuery extends CandidateFilters {
   /** `to_tsquery('english', ...)` text a candidate must match; '' means any product. */
   match: string;
   /** `to_tsquery` text the candidates are ranked by (cheap `ts_rank`). */
   rank: string;
-  genders: ProductGender[] | null;
-  minPrice: number | null;
-  maxPrice: number | null;
   limit: number;
-  excludeIds?: string[];
 }
 
-export interface ColourCandidateQuery {
+export interface ColourCandidateQuery extends CandidateFilters {
   /** Palette colours (OKLab) to find the nearest products of. */
   colours: { l: number; a: number; b: number }[];
   /** Nearest products taken per colour before ranking. */
@@ -40,35 +45,15 @@ export interface ColourCandidateQuery {
   rank: string;
   /** Optional `to_tsquery` text every candidate must also match (a common query word). */
   match?: string;
-  genders: ProductGender[] | null;
-  minPrice: number | null;
-  maxPrice: number | null;
   limit: number;
-  excludeIds?: string[];
 }
 
-export interface CandidateRow {
+/** A catalogue row as read for ranking: `numeric` price as PostgreSQL returns it, and the text rank. */
+export type CandidateRow = Omit<ProductUpsertRow, 'price' | 'availability'> & {
   id: string;
-  externalId: string;
-  title: string;
-  designer: string;
-  description: string;
   price: string;
-  currency: string;
-  url: string;
-  mediaUrl: string;
-  mediaUrlAlt: string | null;
-  gender: ProductGender;
-  colour: string | null;
-  material: string | null;
-  pattern: string | null;
-  category: string | null;
-  colourL: number | null;
-  colourA: number | null;
-  colourB: number | null;
-  colourFamily: string | null;
   textRank: number;
-}
+};
 
 /**
  * Grid cells walked per palette colour at most. The walk stops as soon as enough products are found, so
@@ -226,14 +211,6 @@ export class ProductsRepository {
     );
     return Number(row.n);
   }
-
-  async countByExternalIds(ids: readonly string[]): Promise<number> {
-    const [row]: { n: string }[] = await this.db.query(
-      `SELECT count(*) AS n FROM products WHERE external_id = ANY($1::varchar[])`,
-      [ids],
-    );
-    return Number(row.n);
-  }
 }
 
 /**
@@ -241,10 +218,7 @@ export class ProductsRepository {
  * to `params`: the text match, gender (`women`/`men` arrive with `unisex` already), price range and
  * products already taken.
  */
-function hardFilters(
-  q: Pick<CandidateQuery, 'genders' | 'minPrice' | 'maxPrice' | 'excludeIds'> & { match?: string },
-  params: unknown[],
-): string[] {
+function hardFilters(q: CandidateFilters & { match?: string }, params: unknown[]): string[] {
   const where: string[] = [];
   const add = (value: unknown, clause: (ref: string) => string): void => {
     params.push(value);

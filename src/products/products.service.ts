@@ -115,15 +115,12 @@ export class ProductsService {
     }
     // No (or few) products match the query: the profile alone fills the list, so a query for something
     // that is not clothing still returns clothing. Widen from colour names to every profile term.
-    if (candidates.length < MIN_CANDIDATES && ranking.palette.length > 0) {
+    if (candidates.length < MIN_CANDIDATES && nearestColours.length > 0) {
       // Nearest colours through the colour-cell index: bounded work at any catalogue size, ranked by the
       // profile terms within that set.
       const rows = await this.repo.findNearestColourCandidates({
         ...base,
-        colours: [...ranking.palette]
-          .sort((x, y) => y.share - x.share)
-          .slice(0, NEAREST_COLOURS)
-          .map((c) => c.oklab),
+        colours: nearestColours,
         perColour: NEAREST_PER_COLOUR,
         rank: profileQuery,
         limit: CANDIDATE_LIMIT,
