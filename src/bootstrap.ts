@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
@@ -16,6 +16,17 @@ export async function createApp(config: AllConfig): Promise<NestExpressApplicati
     bodyParser: false,
   });
   configureApp(app, config);
+  return app;
+}
+
+/**
+ * `ROLE=worker`: the same modules without an HTTP listener; the generation processors run in it until
+ * the process is stopped.
+ */
+export async function startWorker(config: AllConfig): Promise<INestApplicationContext> {
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  app.enableShutdownHooks();
   return app;
 }
 

@@ -2,10 +2,13 @@ import 'reflect-metadata';
 import { CommandFactory } from 'nest-commander';
 import { CliModule } from './cli/cli.module';
 import { loadConfig } from './config/configuration';
+import { ensureDatabase } from './database/ensure-database';
 
 /** `node dist/cli.js <command> [options]`: JSON on stdout, a message on stderr and exit 1 on error. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // `npm run demo` on a bare PostgreSQL: the database must exist before the CLI module connects.
+  if (process.argv[2] === 'demo:bootstrap') await ensureDatabase(config.db.url);
   const fail = (err: unknown): never => {
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(`error: ${message}\n`);

@@ -1,16 +1,12 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { Logger } from 'nestjs-pino';
-import { AppModule } from './app.module';
+import { startWorker } from './bootstrap';
 import { loadConfig } from './config/configuration';
 
-/** `ROLE=worker`: the same modules without an HTTP listener; runs the background processors. */
+/** The worker alone, whatever ROLE says (`npm run start:worker`). */
 async function main(): Promise<void> {
   const config = loadConfig();
   config.app.role = 'worker';
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { bufferLogs: true });
-  app.useLogger(app.get(Logger));
-  app.enableShutdownHooks();
+  await startWorker(config);
 }
 
 main().catch((err: unknown) => {

@@ -16,7 +16,8 @@ describe('API key format', () => {
   });
 
   it('carries at least 160 bits of randomness (32 base62 characters) and does not repeat', () => {
-    expect(32 * Math.log2(62)).toBeGreaterThan(160);
+    // Everything between the prefix and the 6-character checksum is random base62.
+    expect((generateApiKey().length - 'tpk_'.length - 6) * Math.log2(62)).toBeGreaterThan(160);
     const keys = new Set(Array.from({ length: 2000 }, generateApiKey));
     expect(keys.size).toBe(2000);
   });

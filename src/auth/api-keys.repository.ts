@@ -61,8 +61,4 @@ export class ApiKeysRepository {
   findOrgByName(name: string): Promise<OrganizationEntity | null> {
     return this.orgs.findOne({ where: { name }, order: { createdAt: 'ASC' } });
   }
-
-  countOrgs(): Promise<number> {
-    return this.orgs.count();
-  }
 }

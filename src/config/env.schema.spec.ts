@@ -36,4 +36,24 @@ describe('configuration', () => {
   ])('fails fast naming %s when it is %s', (name, value) => {
     expect(() => validateEnv({ [name]: value })).toThrow(new RegExp(`${name}=`));
   });
+
+  it.each([
+    ['DATABASE_URL', 'postgres://app:p%3Ass@pg_primary:5432/taste'],
+    ['DATABASE_URL', 'postgresql://postgres@db/taste?sslmode=require'],
+    ['REDIS_URL', 'redis://:secret@redis_cache:6379/2'],
+  ])('accepts the connection string %s=%s', (name, value) => {
+    expect(() => validateEnv({ [name]: value })).not.toThrow();
+  });
+
+  it('never prints the credentials of a refused connection string', () => {
+    let message = '';
+    try {
+      validateEnv({ DATABASE_URL: 'mysql://app:hunter2@db/taste' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toContain('DATABASE_URL=');
+    expect(message).not.toContain('hunter2');
+    expect(message).not.toContain('app:');
+  });
 });

@@ -1,10 +1,64 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, validateSync } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Max,
+  Min,
+  validateSync,
+  ValidateBy,
+  ValidationOptions,
+} from 'class-validator';
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : Number(value);
 const toBool = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : value === true || value === 'true' || value === '1';
+
+/**
+ * A connection string with one of `protocols`, as the driver reads it (WHATWG URL): unlike `@IsUrl`, it
+ * takes host names with underscores (compose service names), passwords with any escaped character and
+ * hosts without a dot.
+ */
+function IsConnectionUrl(protocols: string[], options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isConnectionUrl',
+      validator: {
+        validate: (value: unknown) => {
+          if (typeof value !== 'string') return false;
+          try {
+            return protocols.includes(new URL(value).protocol.replace(/:$/, ''));
+          } catch {
+            return false;
+          }
+        },
+        defaultMessage: () => `must be a ${protocols.join(' or ')}:// URL`,
+      },
+    },
+    options,
+  );
+}
+
+/** The value as shown in a configuration error: a URL's user and password are never printed. */
+function shown(value: unknown): string {
+  if (typeof value === 'string') {
+    try {
+      const url = new URL(value);
+      if (url.username || url.password) {
+        url.username = '***';
+        url.password = '';
+        return JSON.stringify(url.toString());
+      }
+    } catch {
+      // not a URL: shown as given
+    }
+  }
+  return JSON.stringify(value);
+}
 
 /**
  * The process environment, validated at boot. Names and defaults are those of DECISIONS.md
@@ -16,9 +70,9 @@ export class EnvDto {
   @IsOptional() @IsIn(['all', 'api', 'worker']) ROLE?: string;
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL?: string;
 
-  @IsOptional() @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false }) DATABASE_URL?: string;
+  @IsOptional() @IsConnectionUrl(['postgres', 'postgresql']) DATABASE_URL?: string;
   @IsOptional() @Transform(toBool) @IsBoolean() DB_MIGRATIONS_RUN?: boolean;
-  @IsOptional() @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false }) REDIS_URL?: string;
+  @IsOptional() @IsConnectionUrl(['redis', 'rediss']) REDIS_URL?: string;
 
   @IsOptional() @IsString() QUEUE_PREFIX?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(16) GENERATION_CONCURRENCY?: number;
@@ -59,7 +113,7 @@ export function validateEnv(raw: Record<string, unknown>): EnvDto {
   const errors = validateSync(env, { skipMissingProperties: false, whitelist: false });
   if (errors.length > 0) {
     const lines = errors.map(
-      (e) => `${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
+      (e) => `${e.property}=${shown(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
     );
     throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }

@@ -43,6 +43,3 @@ export class CoreGenerationProcessor extends WorkerHost implements OnModuleInit 
     this.logger.error(`generation worker error: ${err.message}`);
   }
 }
-
-/** Every job name has a handler (checked by a unit test, like immich's startup check). */
-export const HANDLED_JOB_NAMES: readonly JobName[] = [JobName.GenerateTaste];

@@ -14,7 +14,7 @@ import { JobName } from '../jobs/job.types';
 import { JobsService } from '../jobs/jobs.service';
 import { CoreImagesService } from './core-images.service';
 import { CoreEntity, StoredPaletteColour } from './core.entity';
-import { CoresRepository, NewCoreImage } from './cores.repository';
+import { CoresRepository } from './cores.repository';
 import {
   CoreCreateDto,
   CoreCreateResponseDto,
@@ -232,5 +232,3 @@ export class CoresService {
     };
   }
 }
-
-export type { NewCoreImage };

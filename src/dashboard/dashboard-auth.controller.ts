@@ -18,6 +18,7 @@ import { DashboardExceptionFilter } from './dashboard-exception.filter';
 import { DashboardRequest, SESSION_COOKIE } from './dashboard-session';
 import { DashboardSignInService } from './dashboard-sign-in.service';
 import { DashboardViews } from './dashboard-views';
+import { TooManySignInAttemptsException } from './login-throttle.service';
 import { SignInFormDto, SignInQueryDto } from './dto/dashboard-forms.dto';
 import { destroySession, rotateSession, safeNext } from './session-helpers';
 import { DashboardAnonymous, SessionGuard } from './session.guard';
@@ -55,7 +56,8 @@ export class DashboardAuthController {
       res.redirect(303, next);
     } catch (err: unknown) {
       if (!(err instanceof HttpException) || ![401, 429].includes(err.getStatus())) throw err;
-      if (err.getStatus() === 429) res.setHeader('Retry-After', String(err.message.match(/\d+/)?.[0] ?? 60));
+      if (err instanceof TooManySignInAttemptsException)
+        res.setHeader('Retry-After', String(err.retryAfterSeconds));
       res
         .status(err.getStatus())
         .type('html')

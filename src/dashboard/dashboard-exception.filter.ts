@@ -2,7 +2,6 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Response } from 'express';
 import { DashboardRequest, SignInRequiredException } from './dashboard-session';
 import { DashboardViews } from './dashboard-views';
-import { TooManySignInAttemptsException } from './login-throttle.service';
 
 /** Dashboard errors are HTML pages; an anonymous visitor is sent to the sign-in page. */
 @Catch()
@@ -27,9 +26,6 @@ export class DashboardExceptionFilter implements ExceptionFilter {
       const body = exception.getResponse();
       const m = typeof body === 'string' ? body : (body as { message?: unknown }).message;
       message = Array.isArray(m) ? m.map(String).join('; ') : typeof m === 'string' ? m : exception.message;
-      if (exception instanceof TooManySignInAttemptsException) {
-        res.setHeader('Retry-After', String(exception.retryAfterSeconds));
-      }
     }
     if (status >= 500) {
       this.logger.error(

@@ -12,13 +12,10 @@ export class DashboardSignInService {
 
   async signIn(emailInput: string, password: string, ip: string): Promise<SignedInUser> {
     const email = normaliseEmail(emailInput).slice(0, 320);
-    await this.throttle.assertAllowed(email, ip);
+    await this.throttle.takeAttempt(email, ip);
     const user = await this.users.verifyPassword(email, password);
-    if (!user) {
-      await this.throttle.recordFailure(email, ip);
-      throw new UnauthorizedException('Wrong email or password.');
-    }
-    await this.throttle.recordSuccess(email);
+    if (!user) throw new UnauthorizedException('Wrong email or password.');
+    await this.throttle.succeeded(email, ip);
     await this.users.noteSignIn(user.id);
     return user;
   }

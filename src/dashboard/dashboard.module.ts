@@ -99,12 +99,12 @@ export class DashboardModule implements NestModule {
         maxAge: SESSION_TTL_SECONDS * 1000,
       },
     });
+    consumer.apply(securityHeaders).forRoutes('dashboard', 'dashboard/*path');
+    // Static assets carry no session: a rolling session would set its cookie on publicly cacheable
+    // responses (and cost a Redis round trip per file).
     consumer
-      .apply(
-        securityHeaders,
-        urlencoded({ extended: false, limit: app.bodyLimit, parameterLimit: 100 }),
-        sessions,
-      )
+      .apply(urlencoded({ extended: false, limit: app.bodyLimit, parameterLimit: 100 }), sessions)
+      .exclude('dashboard/assets/*path')
       .forRoutes('dashboard', 'dashboard/*path');
   }
 }

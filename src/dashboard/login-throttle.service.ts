@@ -18,9 +18,11 @@ export class TooManySignInAttemptsException extends HttpException {
 }
 
 /**
- * Sign-in throttling on Redis: only failures are counted, per email and per client address;
- * a successful sign-in clears the email's counter. Blocked callers get 429 before the password
- * is checked, so a blocked account cannot be probed.
+ * Sign-in throttling on Redis, per email and per client address. Each attempt takes a point from both
+ * budgets before the password is checked, so attempts sent in parallel cannot all pass a check made
+ * before any failure is recorded; a successful sign-in gives its points back and clears the email's
+ * failures. Blocked callers get 429 before the password is checked, so a blocked account cannot be
+ * probed.
  */
 @Injectable()
 export class LoginThrottleService {
@@ -44,26 +46,22 @@ export class LoginThrottleService {
     });
   }
 
-  /** Throws 429 when either the email or the address has used up its failures. */
-  async assertAllowed(email: string, ip: string): Promise<void> {
-    const [e, i] = await Promise.all([this.byEmail.get(email), this.byIp.get(ip)]);
-    const blocked = [e, i].filter((r): r is RateLimiterRes => r !== null && r.remainingPoints <= 0);
-    if (blocked.length === 0) return;
-    const waitMs = Math.max(...blocked.map((r) => r.msBeforeNext));
+  /** Takes one attempt from the email's and the address's budgets; 429 when either is used up. */
+  async takeAttempt(email: string, ip: string): Promise<void> {
+    const taken = await Promise.allSettled([this.byEmail.consume(email), this.byIp.consume(ip)]);
+    const refused = taken.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+    if (refused.length === 0) return;
+    // The budget that still had room gets its point back: the attempt was not made.
+    if (taken[0].status === 'fulfilled') await this.byEmail.reward(email, 1);
+    if (taken[1].status === 'fulfilled') await this.byIp.reward(ip, 1);
+    const limits = refused.filter((r): r is RateLimiterRes => r instanceof RateLimiterRes);
+    if (limits.length < refused.length) throw refused.find((r) => !(r instanceof RateLimiterRes));
+    const waitMs = Math.max(...limits.map((r) => r.msBeforeNext));
     throw new TooManySignInAttemptsException(Math.max(1, Math.ceil(waitMs / 1000)));
   }
 
-  async recordFailure(email: string, ip: string): Promise<void> {
-    await Promise.all([this.penalty(this.byEmail, email), this.penalty(this.byIp, ip)]);
-  }
-
-  async recordSuccess(email: string): Promise<void> {
-    await this.byEmail.delete(email);
-  }
-
-  /** `penalty` adds points without rejecting, so the counter keeps growing past the limit. */
-  private async penalty(limiter: RateLimiterRedis, key: string): Promise<void> {
-    const res = await limiter.penalty(key, 1);
-    if (res.remainingPoints <= 0) await limiter.block(key, WINDOW_SECONDS);
+  /** A successful sign-in: the email's failures are forgotten and the address gets its point back. */
+  async succeeded(email: string, ip: string): Promise<void> {
+    await Promise.all([this.byEmail.delete(email), this.byIp.reward(ip, 1)]);
   }
 }

@@ -25,15 +25,18 @@ function orgFrom(ctx: McpRequestContext): OrgContext {
   return org;
 }
 
-/** The Express request as a web-standard Request (headers and URL; the body is passed pre-parsed). */
+/**
+ * The Express request as a web-standard Request: headers and URL only. The body is handed to the SDK
+ * already parsed (`parsedBody`), so it is not serialized again (a create_core call carries up to five
+ * images as data URLs).
+ */
 function toWebRequest(req: ExpressRequest, baseUrl: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) value.forEach((v) => headers.append(name, v));
     else if (typeof value === 'string') headers.set(name, value);
   }
-  const body = req.body === undefined ? undefined : JSON.stringify(req.body);
-  return new Request(new URL(req.originalUrl, baseUrl), { method: req.method, headers, body });
+  return new Request(new URL(req.originalUrl, baseUrl), { method: req.method, headers });
 }
 
 async function sendWebResponse(res: ExpressResponse, response: Response): Promise<void> {

@@ -71,10 +71,6 @@ export class SafeImageFetcher {
     });
   }
 
-  isAllowedHost(hostname: string): boolean {
-    return this.allowedHosts.has(normalizeHost(hostname));
-  }
-
   /**
    * Parses and checks a URL without any network traffic. Returns the parsed URL or throws
    * ImageRejectedError naming the rule that was broken.

@@ -8,8 +8,6 @@ import { REDIS } from '../redis/redis.module';
 /** The three budgets: `general` per API key, `create` and `search` per organization. */
 export type RateLimitCategory = 'general' | 'create' | 'search';
 
-export const RATE_LIMIT_CATEGORIES: readonly RateLimitCategory[] = ['general', 'create', 'search'];
-
 /** Every budget is "N per minute". */
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 

@@ -1,6 +1,7 @@
+import { Client } from 'pg';
 import request from 'supertest';
 import { startTestApp, TestApp } from '../support/app';
-import { cli } from '../support/cli';
+import { cli, cliAsync } from '../support/cli';
 
 describe('admin CLI (e2e, spawned process)', () => {
   let t: TestApp;
@@ -59,4 +60,35 @@ describe('admin CLI (e2e, spawned process)', () => {
     expect(unknownOrg.code).not.toBe(0);
     expect(unknownOrg.stderr).toMatch(/Organization not-an-id not found/);
   }, 60000);
+});
+
+describe('demo:bootstrap on a bare PostgreSQL (e2e, spawned process)', () => {
+  const name = `taste_demo_${process.pid}`;
+  const url = new URL(process.env.DATABASE_URL ?? '');
+  url.pathname = `/${name}`;
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const dropDatabase = async (): Promise<void> => {
+    const client = new Client({ connectionString: admin.toString() });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.end();
+  };
+  // As `npm run demo` runs it: migrations on connect (the test run turns them off elsewhere).
+  const env = { DATABASE_URL: url.toString(), DB_MIGRATIONS_RUN: 'true' };
+  beforeAll(dropDatabase);
+  afterAll(dropDatabase);
+
+  it('creates the database, migrates it and prints a working key; a second run reuses the organization', async () => {
+    const first = await cliAsync(env, 'demo:bootstrap');
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const out = JSON.parse(first.stdout);
+    expect(out.apiKey.key).toMatch(/^tpk_/);
+    expect(out.dashboard.email).toEqual(expect.any(String));
+
+    const second = await cliAsync(env, 'demo:bootstrap');
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout).organization.id).toBe(out.organization.id);
+  }, 120000);
 });

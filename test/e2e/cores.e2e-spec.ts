@@ -16,8 +16,10 @@ function filesUnder(dir: string): string[] {
       const p = join(dir, n);
       return statSync(p).isDirectory() ? filesUnder(p) : [p];
     });
-  } catch {
-    return [];
+  } catch (err) {
+    // Nothing stored yet; any other error must fail the test rather than read as "no files".
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
   }
 }
 

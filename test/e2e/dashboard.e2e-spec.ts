@@ -110,6 +110,7 @@ describe('organization dashboard in a browser (e2e)', () => {
 
   it('signs in (rotating the session id) and shows the overview', async () => {
     const before = (await ctxA.cookies()).find((c) => c.name === 'tps_dashboard')?.value;
+    expect(before).toBeDefined();
     await signIn(pageA, userA);
     const after = (await ctxA.cookies()).find((c) => c.name === 'tps_dashboard')?.value;
     expect(after).toBeDefined();

@@ -2,8 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { AppModule } from '../../src/app.module';
+import { startWorker } from '../../src/bootstrap';
 import { buildConfig, validateEnv } from '../../src/config/configuration';
 import { api } from '../support/api';
 import { createOrgWithKey, startTestApp, TestApp } from '../support/app';
@@ -42,8 +41,8 @@ describe('ROLE=api and ROLE=worker (e2e)', () => {
     const config = buildConfig(
       validateEnv({ ...process.env, ...shared, ROLE: 'worker', LOG_LEVEL: 'silent' }),
     );
-    worker = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: false });
-    await worker.init();
+    // What `ROLE=worker node dist/main.js` starts: the modules without an HTTP listener.
+    worker = await startWorker(config);
     const core = await waitForCore(apiApp, org, res.body.coreId as string);
     expect(core.coreStatus).toBe('ready');
   });
