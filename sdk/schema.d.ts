@@ -553,6 +553,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description The generation job could not be queued: the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     getCore: {
@@ -722,6 +731,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The generation job could not be queued: the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -9,6 +9,9 @@ const ERROR_TEXT: Record<number, string> = {
   409: 'The core has no ready taste profile yet: poll GET /cores/{id} and retry.',
   413: 'Request body too large.',
   429: 'Rate limit exceeded; the message states the seconds to wait, also in Retry-After.',
+  503:
+    'The generation job could not be queued: the core is stored with coreStatus failed and a message; ' +
+    'replace its images (PATCH) or retry later.',
 };
 
 /** Bearer security plus the error responses of an operation (401 and 429 always). */

@@ -32,7 +32,7 @@ export class CoresController {
     type: CoreCreateResponseDto,
     description: 'Accepted; generation runs in the background.',
   })
-  @ApiOrgOperation(400, 413)
+  @ApiOrgOperation(400, 413, 503)
   @ThrottleCategory('create')
   createCore(@Org() ctx: OrgContext, @Body() dto: CoreCreateDto): Promise<CoreCreateResponseDto> {
     return this.cores.create(ctx, dto);
@@ -67,7 +67,7 @@ export class CoresController {
   })
   @ApiParam({ name: 'id', description: 'Core id.' })
   @ApiOkResponse({ type: CoreUpdateResponseDto })
-  @ApiOrgOperation(400, 404, 413)
+  @ApiOrgOperation(400, 404, 413, 503)
   updateCore(
     @Org() ctx: OrgContext,
     @Param('id') id: string,

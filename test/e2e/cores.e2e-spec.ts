@@ -440,6 +440,7 @@ describe('cores and jobs (e2e)', () => {
         await anon.patch('/api/v1/org/cores/x', { name: 'y' }),
         await anon.delete('/api/v1/org/cores/x'),
         await anon.get('/api/v1/org/jobs/x'),
+        await anon.post('/api/v1/org/cores/x/products', {}),
       ]) {
         expect(res.status).toBe(401);
       }

@@ -165,6 +165,19 @@ describe('organization dashboard in a browser (e2e)', () => {
     await docShot(pageA, 'keys');
   });
 
+  it('serves its assets without the session: no cookie on a publicly cacheable response', async () => {
+    const cookie = sessionCookie(await ctxA.cookies());
+    const page = await fetch(`${t.baseUrl}/dashboard`, { headers: { cookie }, redirect: 'manual' });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('set-cookie')).toContain('tps_dashboard=');
+    for (const file of ['dashboard.css', 'dashboard.js']) {
+      const res = await fetch(`${t.baseUrl}/dashboard/assets/${file}`, { headers: { cookie } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toContain('public');
+      expect(res.headers.get('set-cookie')).toBeNull();
+    }
+  });
+
   it('refuses a state-changing request without the CSRF token (403), even with a valid session', async () => {
     const cookie = sessionCookie(await ctxA.cookies());
     for (const body of ['name=sneaky', 'name=sneaky&_csrf=wrong-token']) {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as TransportV2,
@@ -5,6 +6,7 @@ import {
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import request from 'supertest';
+import { RateLimitService } from '../../src/throttling/rate-limit.service';
 import { createOrgWithKey, OrgWithKey, startTestApp, TestApp } from '../support/app';
 import { fixtureImages } from '../support/https-fixture';
 
@@ -246,5 +248,39 @@ describe('MCP server at POST /mcp (e2e)', () => {
     } finally {
       await mcp.close();
     }
+  });
+
+  it('shares the search budget with REST both ways, and a refused search is not charged', async () => {
+    const search = (org: OrgWithKey, id: string) =>
+      http().post(`/api/v1/org/cores/${id}/products`).set('Authorization', `Bearer ${org.key}`).send({});
+    const missing = randomUUID();
+
+    // 20 REST searches (of a missing core: they count too), then search_products is refused.
+    const restFirst = await createOrgWithKey(t.app);
+    for (let i = 0; i < 20; i++) await search(restFirst, missing).expect(404);
+    let mcp = await connect('client v2 (2026-07-28)', t.baseUrl, restFirst.key);
+    try {
+      const refused = await mcp.call('search_products', { coreId: missing });
+      expect(refused.isError).toBe(true);
+      expect(text(refused)).toMatch(RATE_LIMITED);
+    } finally {
+      await mcp.close();
+    }
+    const usage = await t.app.get(RateLimitService).usage(restFirst.orgId, []);
+    expect(usage.search).toMatchObject({ limit: 20, used: 20 });
+
+    // 20 search_products calls, then the REST search is 429.
+    const mcpFirst = await createOrgWithKey(t.app);
+    mcp = await connect('sdk v1 client', t.baseUrl, mcpFirst.key);
+    try {
+      for (let i = 0; i < 20; i++) {
+        const r = await mcp.call('search_products', { coreId: missing });
+        expect(text(r)).not.toMatch(RATE_LIMITED);
+      }
+    } finally {
+      await mcp.close();
+    }
+    const res = await search(mcpFirst, missing).expect(429);
+    expect(res.body.message).toMatch(RATE_LIMITED);
   });
 });

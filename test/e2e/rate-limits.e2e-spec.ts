@@ -58,6 +58,9 @@ describe('rate limits: general per-key budget (e2e)', () => {
     for (let i = 0; i < 5; i++) await me(org.key).expect(429);
     const res = await me(org.key).expect(429);
     expect(res.headers['x-ratelimit-remaining']).toBe('0');
+    // Six refusals later the window still holds the ten admitted requests only.
+    const usage = await t.app.get(RateLimitService).usage(org.orgId, [org.keyId]);
+    expect(usage.general[org.keyId]).toMatchObject({ limit: GENERAL, used: GENERAL });
   });
 
   it("counts MCP requests against the key's general budget", async () => {
