@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { DemoCatalogueService } from '../../src/products/demo-catalogue.service';
 import { colourFeatures } from '../../src/products/product-colour';
 import { createOrgWithKey, OrgWithKey, startTestApp, TestApp } from '../support/app';
@@ -94,8 +95,20 @@ describe('POST /api/v1/org/cores/{id}/products (e2e)', () => {
       expect(p.price).toBeGreaterThanOrEqual(50);
       expect(p.price).toBeLessThanOrEqual(300);
     }
-    const women = await search(coreId, { gender: 'women', query: 'scarf beanie sneakers' }).expect(200);
-    expect(women.body.products.length).toBeGreaterThan(0);
+    // Gender is not in the response: read it from the catalogue for every product returned, through
+    // the query tier (a query) and the profile tiers (none).
+    const genderOf = async (ids: string[]): Promise<string[]> =>
+      (
+        await t.app.get(DataSource).query(`SELECT gender FROM products WHERE external_id = ANY($1)`, [ids])
+      ).map((r: { gender: string }) => r.gender);
+    for (const body of [{ gender: 'women', query: 'scarf beanie sneakers' }, { gender: 'men' }] as const) {
+      const found = await search(coreId, body).expect(200);
+      const ids = (found.body.products as { id: string }[]).map((p) => p.id);
+      expect(ids.length).toBeGreaterThan(0);
+      const genders = await genderOf(ids);
+      expect(genders).toHaveLength(ids.length);
+      for (const g of genders) expect([body.gender, 'unisex']).toContain(g);
+    }
   });
 
   it('narrows by the query, and a non-fashion query still returns clothing', async () => {
