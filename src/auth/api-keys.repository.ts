@@ -40,10 +40,17 @@ export class ApiKeysRepository {
     return this.keys.findOne({ where: { id } });
   }
 
-  /** Sets revoked_at once; returns false when the key was already revoked or does not exist. */
-  async revoke(id: string): Promise<boolean> {
-    const res = await this.keys.update({ id, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
-    return (res.affected ?? 0) > 0;
+  /** Sets revoked_at once; returns it, or null when the organization's key was already revoked or absent. */
+  async revoke(orgId: string, id: string): Promise<Date | null> {
+    const res = await this.keys
+      .createQueryBuilder()
+      .update()
+      .set({ revokedAt: () => 'now()' })
+      .where({ id, orgId, revokedAt: IsNull() })
+      .returning(['revokedAt'])
+      .execute();
+    const [row] = res.raw as { revoked_at: Date }[];
+    return row?.revoked_at ?? null;
   }
 
   async touchLastUsed(id: string): Promise<void> {

@@ -97,7 +97,9 @@ export class ApiKeysService {
   /** Revokes a key of the caller's organization; 404 for another organization's key. */
   async revokeKey(ctx: OrgContext, id: string): Promise<ApiKeyEntity> {
     const key = await this.getKeyForOrg(ctx.orgId, id);
-    if (await this.repo.revoke(key.id)) {
+    const revokedAt = await this.repo.revoke(ctx.orgId, key.id);
+    if (revokedAt) {
+      key.revokedAt = revokedAt;
       this.cache.clear();
       await this.audit.record(ctx, {
         action: 'api_key.revoked',
@@ -106,7 +108,7 @@ export class ApiKeysService {
         metadata: { name: key.name, prefix: key.prefix },
       });
     }
-    return this.getKeyForOrg(ctx.orgId, id);
+    return key;
   }
 
   listKeys(orgId: string): Promise<ApiKeyEntity[]> {

@@ -31,12 +31,17 @@ interface ExpressError {
   message?: string;
 }
 
-function messageOf(response: string | object, fallback: string): string {
+/**
+ * The message of an HttpException as every surface shows it (REST body, MCP tool error, dashboard
+ * page): its text, or its validation messages joined with '; '.
+ */
+export function httpErrorMessage(err: HttpException): string {
+  const response = err.getResponse();
   if (typeof response === 'string') return response;
   const m = (response as { message?: unknown }).message;
   if (Array.isArray(m)) return m.map(String).join('; ');
   if (typeof m === 'string' && m.length > 0) return m;
-  return fallback;
+  return err.message;
 }
 
 /**
@@ -67,7 +72,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
   private toBody(exception: unknown): ErrorBody {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      return { message: messageOf(exception.getResponse(), exception.message), status, code: CODES[status] };
+      return { message: httpErrorMessage(exception), status, code: CODES[status] };
     }
     const e = (exception ?? {}) as ExpressError;
     const status = e.status ?? e.statusCode;

@@ -1,8 +1,7 @@
+import { MAX_IMAGES_PER_CORE } from './dto/core.dto';
 import { BadRequestException, Injectable, Logger } from '@nestjs/common';
 import { ImageIngestionService, ImageSource, ImageStore, newImageKey } from '../storage';
 import { NewCoreImage } from './cores.repository';
-
-export const MAX_IMAGES_PER_CORE = 5;
 
 /** Turns request images into stored objects, and removes stored objects again. */
 @Injectable()

@@ -62,9 +62,6 @@ export class DashboardCoresService {
     const imageUrls = input.imageUrls?.length ? input.imageUrls : undefined;
     const images = input.images?.length ? input.images : undefined;
     if (!imageUrls && !images) throw new BadRequestException('Choose image files or enter image URLs.');
-    if ((imageUrls?.length ?? 0) > 5 || (images?.length ?? 0) > 5) {
-      throw new BadRequestException('A core has 1 to 5 images.');
-    }
     return this.cores.update(ctx, id, { imageUrls, images });
   }
 

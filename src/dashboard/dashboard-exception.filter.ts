@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Response } from 'express';
 import { DashboardRequest, SignInRequiredException } from './dashboard-session';
 import { DashboardViews } from './dashboard-views';
+import { httpErrorMessage } from '../common/http-exception.filter';
 
 /** Dashboard errors are HTML pages; an anonymous visitor is sent to the sign-in page. */
 @Catch()
@@ -23,9 +24,7 @@ export class DashboardExceptionFilter implements ExceptionFilter {
     let message = 'Something went wrong. Please try again.';
     if (exception instanceof HttpException) {
       status = exception.getStatus();
-      const body = exception.getResponse();
-      const m = typeof body === 'string' ? body : (body as { message?: unknown }).message;
-      message = Array.isArray(m) ? m.map(String).join('; ') : typeof m === 'string' ? m : exception.message;
+      message = httpErrorMessage(exception);
     }
     if (status >= 500) {
       this.logger.error(

@@ -1,5 +1,9 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { MAX_CORE_NAME_LENGTH, MAX_IMAGES_PER_CORE } from '../cores/dto/core.dto';
+import { GENERATION_STATUSES, GenerationStatus } from '../jobs/job.types';
+import { MAX_QUERY_LENGTH, PRODUCT_GENDERS } from '../products/dto/product.dto';
+import type { ProductGender } from '../products/product.entity';
 
 /** Tool arguments as a plain object; the values are validated by the same DTO classes as REST. */
 export type ToolArgs = Record<string, unknown>;
@@ -25,24 +29,28 @@ export function advertisedOnly(schema: z.ZodType): StandardSchemaWithJSON<ToolAr
   };
 }
 
-const STATUS = z.enum(['processing', 'ready', 'failed']);
+const STATUS = z.enum(GENERATION_STATUSES as [GenerationStatus, ...GenerationStatus[]]);
 
 export const createCoreInput = z.object({
   name: z
     .string()
     .min(1)
-    .max(255)
-    .describe('A name for the core, 1 to 255 characters, e.g. "Autumn capsule".'),
+    .max(MAX_CORE_NAME_LENGTH)
+    .describe(`A name for the core, 1 to ${MAX_CORE_NAME_LENGTH} characters, e.g. "Autumn capsule".`),
   imageUrls: z
     .array(z.string().url())
-    .max(5)
+    .max(MAX_IMAGES_PER_CORE)
     .optional()
-    .describe('Public https URLs of images (http, private and loopback addresses are refused). Max 5.'),
+    .describe(
+      `Public https URLs of images (http, private and loopback addresses are refused). Max ${MAX_IMAGES_PER_CORE}.`,
+    ),
   images: z
     .array(z.string())
-    .max(5)
+    .max(MAX_IMAGES_PER_CORE)
     .optional()
-    .describe('Images as base64 data URLs "data:image/<subtype>;base64,<data>", each under 10 MB. Max 5.'),
+    .describe(
+      `Images as base64 data URLs "data:image/<subtype>;base64,<data>", each under 10 MB. Max ${MAX_IMAGES_PER_CORE}.`,
+    ),
 });
 
 export const createCoreOutput = z.object({
@@ -73,13 +81,13 @@ export const searchProductsInput = z.object({
   coreId: z.string().describe('Id of a core whose coreStatus is "ready" (poll get_core first).'),
   query: z
     .string()
-    .max(500)
+    .max(MAX_QUERY_LENGTH)
     .optional()
     .describe(
       'Optional words to narrow the search, e.g. "wool coat". Omit to match on the taste profile alone.',
     ),
   gender: z
-    .enum(['women', 'men', 'unisex'])
+    .enum(PRODUCT_GENDERS as [ProductGender, ...ProductGender[]])
     .optional()
     .describe('Optional. "women" and "men" also match unisex products.'),
   minPrice: z

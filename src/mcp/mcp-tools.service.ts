@@ -17,6 +17,7 @@ import {
   searchProductsOutput,
   ToolArgs,
 } from './mcp-schemas';
+import { httpErrorMessage } from '../common/http-exception.filter';
 
 const INSTRUCTIONS =
   'Taste Profile Service. A core is a named set of 1 to 5 images condensed into a text taste profile. ' +
@@ -27,14 +28,6 @@ const INSTRUCTIONS =
 
 /** Raised inside a tool to end it with `isError` and a message (same text as the REST error body). */
 class ToolFailure extends Error {}
-
-function httpMessage(err: HttpException): string {
-  const body = err.getResponse();
-  if (typeof body === 'string') return body;
-  const m = (body as { message?: unknown }).message;
-  if (Array.isArray(m)) return m.map(String).join('; ');
-  return typeof m === 'string' && m.length > 0 ? m : err.message;
-}
 
 function stringArg(args: ToolArgs, name: string): string {
   const value = args[name];
@@ -185,7 +178,7 @@ export class McpToolsService {
     } catch (err: unknown) {
       let message: string;
       if (err instanceof ToolFailure) message = err.message;
-      else if (err instanceof HttpException) message = httpMessage(err);
+      else if (err instanceof HttpException) message = httpErrorMessage(err);
       else {
         this.logger.error({ err }, err instanceof Error ? (err.stack ?? err.message) : String(err));
         message = 'Internal server error.';

@@ -1,6 +1,7 @@
 import { ImageRejectedError, MAX_IMAGE_BYTES } from './image-limits';
 
-const DATA_URL_PREFIX = /^data:image\/[a-z0-9.+-]+;base64,/i;
+/** The start of a base64 image data URL: `data:image/<subtype>;base64,`. */
+export const DATA_URL_PREFIX = /^data:image\/[a-z0-9.+-]+;base64,/i;
 const NOT_BASE64 = /[^A-Za-z0-9+/]/;
 
 /** Exact decoded size of a padded base64 string whose length is a multiple of 4. */

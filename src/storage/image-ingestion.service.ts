@@ -2,7 +2,7 @@ import { BadRequestException, Injectable, Logger, OnModuleDestroy } from '@nestj
 import { ConfigService } from '@nestjs/config';
 import type { AllConfig } from '../config/configuration';
 import { mapBounded } from './concurrency';
-import { decodeImageDataUrl } from './data-url';
+import { DATA_URL_PREFIX, decodeImageDataUrl } from './data-url';
 import { ImageRejectedError, INGEST_CONCURRENCY } from './image-limits';
 import { IngestedImage, verifyAndNormalizeImage } from './image-verifier';
 import { describeUrl, SafeImageFetcher } from './safe-image-fetcher';
@@ -17,8 +17,6 @@ export type ImageSource = { kind: 'url'; url: string } | { kind: 'data'; dataUrl
  * core image replacement and the catalogue importer. Every failure is a 400 naming the image
  * (1-based position in the combined list) and the reason.
  */
-const DATA_URL_PREFIX = /^data:image\/[a-z0-9.+-]+;base64,/i;
-
 @Injectable()
 export class ImageIngestionService implements OnModuleDestroy {
   private readonly logger = new Logger(ImageIngestionService.name);

@@ -14,20 +14,23 @@ import {
 } from 'class-validator';
 import { GENERATION_STATUSES, GenerationStatus } from '../../jobs/job.types';
 
+/** The data-URL prefix as a flag-free pattern (JSON Schema has no flags); storage re-checks it. */
 const DATA_URL = /^data:image\/[a-zA-Z0-9.+-]+;base64,/;
-const MAX_IMAGES = 5;
+/** Images per core, across `imageUrls` and `images` (the contract's 1 to 5). */
+export const MAX_IMAGES_PER_CORE = 5;
+export const MAX_CORE_NAME_LENGTH = 255;
 
 class CoreImagesInput {
   @ApiPropertyOptional({
     description: 'Public https image URLs (http, private, loopback and link-local addresses are rejected).',
     type: [String],
     format: 'uri',
-    maxItems: MAX_IMAGES,
+    maxItems: MAX_IMAGES_PER_CORE,
     example: ['https://images.example.com/look-1.jpg'],
   })
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(MAX_IMAGES)
+  @ArrayMaxSize(MAX_IMAGES_PER_CORE)
   @IsString({ each: true })
   @MaxLength(4096, { each: true })
   imageUrls?: string[];
@@ -36,12 +39,12 @@ class CoreImagesInput {
     description:
       'Base64 data URLs of the form `data:image/<subtype>;base64,<data>`, each under 10 MB decoded.',
     type: [String],
-    maxItems: MAX_IMAGES,
+    maxItems: MAX_IMAGES_PER_CORE,
     pattern: DATA_URL.source,
   })
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(MAX_IMAGES)
+  @ArrayMaxSize(MAX_IMAGES_PER_CORE)
   @IsString({ each: true })
   @Matches(DATA_URL, {
     each: true,
@@ -51,19 +54,29 @@ class CoreImagesInput {
 }
 
 export class CoreCreateDto extends CoreImagesInput {
-  @ApiProperty({ description: 'Name of the core.', minLength: 1, maxLength: 255, example: 'Autumn capsule' })
+  @ApiProperty({
+    description: 'Name of the core.',
+    minLength: 1,
+    maxLength: MAX_CORE_NAME_LENGTH,
+    example: 'Autumn capsule',
+  })
   @IsString()
   @MinLength(1)
-  @MaxLength(255)
+  @MaxLength(MAX_CORE_NAME_LENGTH)
   name!: string;
 }
 
 export class CoreUpdateDto extends CoreImagesInput {
-  @ApiPropertyOptional({ description: 'New name.', minLength: 1, maxLength: 255, example: 'Winter capsule' })
+  @ApiPropertyOptional({
+    description: 'New name.',
+    minLength: 1,
+    maxLength: MAX_CORE_NAME_LENGTH,
+    example: 'Winter capsule',
+  })
   @IsOptional()
   @IsString()
   @MinLength(1)
-  @MaxLength(255)
+  @MaxLength(MAX_CORE_NAME_LENGTH)
   name?: string;
 }
 
@@ -119,7 +132,7 @@ export class CoreResponseDto {
   @ApiProperty({ description: 'HTTP status code of the response.', type: 'integer', example: 200 })
   status!: number;
   @ApiProperty({ description: 'Core id.' }) id!: string;
-  @ApiProperty({ description: 'Name.', maxLength: 255 }) name!: string;
+  @ApiProperty({ description: 'Name.', maxLength: MAX_CORE_NAME_LENGTH }) name!: string;
   @ApiProperty({ enum: GENERATION_STATUSES, enumName: 'CoreStatus', description: 'Generation state.' })
   coreStatus!: GenerationStatus;
   @ApiProperty({ description: 'The taste profile; null while not generated.', type: String, nullable: true })

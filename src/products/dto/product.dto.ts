@@ -12,6 +12,7 @@ import {
 import type { ProductGender } from '../product.entity';
 
 export const PRODUCT_GENDERS: readonly ProductGender[] = ['women', 'men', 'unisex'];
+export const MAX_QUERY_LENGTH = 500;
 
 /** `maxPrice` must not be below `minPrice` when both are given. */
 function NotBelow(property: 'minPrice'): PropertyDecorator {
@@ -35,12 +36,12 @@ function NotBelow(property: 'minPrice'): PropertyDecorator {
 export class ProductSearchDto {
   @ApiPropertyOptional({
     description: 'Narrows the search. When omitted, the search uses the taste profile alone.',
-    maxLength: 500,
+    maxLength: MAX_QUERY_LENGTH,
     example: 'wool coat',
   })
   @IsOptional()
   @IsString()
-  @MaxLength(500)
+  @MaxLength(MAX_QUERY_LENGTH)
   query?: string;
 
   @ApiPropertyOptional({
