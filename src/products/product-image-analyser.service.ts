@@ -3,6 +3,7 @@ import { ImageIngestionService } from '../storage';
 import { colourFamily } from '../taste/colour-vocabulary';
 import { TasteService } from '../taste/taste.service';
 import { ColourFeatures } from './product-colour';
+import { mapBounded } from '../common/concurrency';
 
 /** Images analysed at once during an import (fetching dominates; the decode is bounded by the engine). */
 const ANALYSIS_CONCURRENCY = 4;
@@ -31,22 +32,14 @@ export class ProductImageAnalyser {
 
   /** Dominant colours of many images, a few at a time; failures are reported, not thrown. */
   async dominantColours(urls: readonly string[]): Promise<(ColourFeatures | { error: string })[]> {
-    const out = new Array<ColourFeatures | { error: string }>(urls.length);
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < urls.length) {
-        const i = next;
-        next += 1;
-        try {
-          out[i] = await this.dominantColour(urls[i]);
-        } catch (err) {
-          const message = err instanceof Error ? err.message : String(err);
-          this.logger.warn(`product image not analysed: ${message}`);
-          out[i] = { error: message.replace(/^image 1 /, 'image ') };
-        }
+    return mapBounded(urls, ANALYSIS_CONCURRENCY, async (url) => {
+      try {
+        return await this.dominantColour(url);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        this.logger.warn(`product image not analysed: ${message}`);
+        return { error: message.replace(/^image 1 /, 'image ') };
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(ANALYSIS_CONCURRENCY, urls.length) }, worker));
-    return out;
+    });
   }
 }

@@ -1,7 +1,7 @@
 import { BadRequestException, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AllConfig } from '../config/configuration';
-import { mapBounded } from './concurrency';
+import { mapBounded } from '../common/concurrency';
 import { DATA_URL_PREFIX, decodeImageDataUrl } from './data-url';
 import { ImageRejectedError, INGEST_CONCURRENCY } from './image-limits';
 import { IngestedImage, verifyAndNormalizeImage } from './image-verifier';

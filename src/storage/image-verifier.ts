@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import sharp, { type Metadata, type OutputInfo, type Sharp, type SharpOptions } from 'sharp';
-import { ConcurrencyLimiter } from './concurrency';
+import { ConcurrencyLimiter } from '../common/concurrency';
 import { DECODE_CONCURRENCY, ImageRejectedError, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from './image-limits';
 
 /** An image that passed verification, re-encoded without metadata. */

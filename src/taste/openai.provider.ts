@@ -10,6 +10,7 @@ import type { AllConfig } from '../config/configuration';
 import type { ImageAnalysis } from './image-analysis';
 import type { TasteDescription, TasteProvider } from './taste-provider';
 import { TasteGenerationError, type TasteImageInput } from './taste.types';
+import { mapBounded } from '../common/concurrency';
 
 /** What the provider returns; the local analyst adds the palette and patterns. */
 export type ProviderDescription = TasteDescription;
@@ -98,7 +99,9 @@ export class OpenAiTasteProvider implements TasteProvider {
   }
 
   async describe(images: TasteImageInput[], paletteSummary: string): Promise<ProviderDescription> {
-    const captions = await mapLimit(images, IMAGE_CONCURRENCY, (image, index) => this.caption(image, index));
+    const captions = await mapBounded(images, IMAGE_CONCURRENCY, (image, index) =>
+      this.caption(image, index),
+    );
     const profile = await this.condense(captions, paletteSummary);
     return { captions, ...profile };
   }
@@ -337,30 +340,6 @@ function hostOf(baseUrl: string): string {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Maps with at most `limit` calls in flight; stops starting new work after the first failure. */
-async function mapLimit<T, R>(
-  items: T[],
-  limit: number,
-  fn: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  let failed = false;
-  const worker = async (): Promise<void> => {
-    while (!failed && next < items.length) {
-      const index = next++;
-      try {
-        results[index] = await fn(items[index], index);
-      } catch (err) {
-        failed = true;
-        throw err;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 /** What the local analyst measured, as short lines a language model can use. */

@@ -7,27 +7,10 @@ import { LocalTasteProvider } from './local-taste.provider';
 import { writeProfile } from './profile-writer';
 import { TASTE_PROVIDER, type TasteProvider } from './taste-provider';
 import { TasteImageInput, TasteResult } from './taste.types';
+import { mapBounded } from '../common/concurrency';
 
 /** At most two images decode at once: sharp is multi-threaded already, and memory stays bounded. */
 const ANALYSIS_CONCURRENCY = 2;
-
-async function mapBounded<T, R>(
-  items: T[],
-  limit: number,
-  fn: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next;
-      next += 1;
-      out[i] = await fn(items[i], i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
 
 /** The provider named by `taste.provider`: the module's factory and the service's fallback use it. */
 export function createTasteProvider(config: ConfigService<AllConfig, true>): TasteProvider {
