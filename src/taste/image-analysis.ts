@@ -1,6 +1,8 @@
 import { converter } from 'culori';
 import sharp from 'sharp';
 import { seededRandom } from '../common/seeded-random';
+// The decompression-bomb guard ingestion applies, applied again to bytes that reach the analyst.
+import { MAX_IMAGE_PIXELS } from '../storage/image-limits';
 import { nameColour, Oklab, oklabToHex } from './colour-vocabulary';
 import { PaletteColour, PatternKind, TasteGenerationError } from './taste.types';
 
@@ -40,13 +42,9 @@ export interface ImageAnalysis {
   surface: SurfaceAnalysis;
   /** How the subject was found: a plain background around it, or centre weighting. */
   subject: 'plain-background' | 'centre-weighted' | 'whole-image';
-  width: number;
-  height: number;
 }
 
 export const WORKING_SIZE = 128;
-/** Decompression-bomb guard for the analyst (ingestion already refuses larger images). */
-const MAX_INPUT_PIXELS = 50_000_000;
 const K = 5;
 const KMEANS_ITERATIONS = 10;
 const MIN_SHARE = 0.04;
@@ -62,13 +60,9 @@ interface WorkingImage {
 }
 
 /** Decodes with shrink-on-load (JPEG/WebP decode at reduced size), auto-rotates, first frame only. */
-async function decodeWorkingImage(
-  data: Buffer,
-  index: number,
-): Promise<WorkingImage & { sourceWidth: number; sourceHeight: number }> {
+async function decodeWorkingImage(data: Buffer, index: number): Promise<WorkingImage> {
   try {
-    const image = sharp(data, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', animated: false });
-    const meta = await image.metadata();
+    const image = sharp(data, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error', animated: false });
     const { data: raw, info } = await image
       .rotate()
       .resize(WORKING_SIZE, WORKING_SIZE, { fit: 'inside', withoutEnlargement: true, fastShrinkOnLoad: true })
@@ -95,14 +89,7 @@ async function decodeWorkingImage(
       lab[i * 3 + 2] = c.b;
       alpha[i] = raw[i * 4 + 3];
     }
-    return {
-      width: info.width,
-      height: info.height,
-      lab,
-      alpha,
-      sourceWidth: meta.width ?? info.width,
-      sourceHeight: meta.height ?? info.height,
-    };
+    return { width: info.width, height: info.height, lab, alpha };
   } catch {
     throw new TasteGenerationError(`image ${index + 1} could not be decoded as an image`, false);
   }
@@ -545,7 +532,5 @@ export async function analyseImage(data: Buffer, index: number): Promise<ImageAn
     character: paletteCharacter(palette),
     surface: detectSurface(img, weights),
     subject,
-    width: img.sourceWidth,
-    height: img.sourceHeight,
   };
 }
