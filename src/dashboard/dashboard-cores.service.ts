@@ -1,4 +1,4 @@
-import { BadRequestException, HttpException, HttpStatus, Injectable } from '@nestjs/common';
+import { BadRequestException, Injectable } from '@nestjs/common';
 import { OrgContext } from '../auth/org-context';
 import { CoresService } from '../cores/cores.service';
 import {
@@ -11,7 +11,7 @@ import { JobResponseDto } from '../jobs/dto/job.dto';
 import { ProductSearchResponseDto } from '../products/dto/product.dto';
 import { ProductGender } from '../products/product.entity';
 import { ProductsService } from '../products/products.service';
-import { rateLimitMessage, RateLimitService } from '../throttling/rate-limit.service';
+import { RateLimitService } from '../throttling/rate-limit.service';
 
 export const CORES_PAGE_SIZE = 24;
 
@@ -75,12 +75,11 @@ export class DashboardCoresService {
     if (minPrice !== undefined && maxPrice !== undefined && minPrice > maxPrice) {
       throw new BadRequestException('minPrice must not exceed maxPrice');
     }
-    await this.cores.getSearchProfile(ctx, id);
-    const budget = await this.rateLimits.consume('search', ctx.orgId);
-    if (!budget.allowed) {
-      throw new HttpException(rateLimitMessage(budget.resetSeconds), HttpStatus.TOO_MANY_REQUESTS);
-    }
-    return this.products.searchForCore(ctx, id, {
+    // 404 / 409 before the budget is charged (the playground spends only searches that run); the
+    // profile is then searched as loaded.
+    const profile = await this.cores.getSearchProfile(ctx, id);
+    await this.rateLimits.consumeOrThrow('search', ctx.orgId);
+    return this.products.searchWithProfile(profile, {
       query: form.query,
       gender: form.gender as ProductGender | undefined,
       minPrice,

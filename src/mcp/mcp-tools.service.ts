@@ -6,7 +6,7 @@ import { CoreCreateDto, CoreResponseDto } from '../cores/dto/core.dto';
 import { CoresService } from '../cores/cores.service';
 import { ProductSearchDto, ProductSearchResponseDto } from '../products/dto/product.dto';
 import { ProductsService } from '../products/products.service';
-import { RateLimitCategory, rateLimitMessage, RateLimitService } from '../throttling/rate-limit.service';
+import { RateLimitCategory, RateLimitService } from '../throttling/rate-limit.service';
 import {
   advertisedOnly,
   coreOutput,
@@ -163,9 +163,8 @@ export class McpToolsService {
   }
 
   /** Draws from the organization budget shared with REST; refused calls are not counted. */
-  private async charge(category: RateLimitCategory, org: OrgContext): Promise<void> {
-    const r = await this.rateLimits.consume(category, org.orgId);
-    if (!r.allowed) throw new ToolFailure(rateLimitMessage(r.resetSeconds));
+  private charge(category: RateLimitCategory, org: OrgContext): Promise<void> {
+    return this.rateLimits.consumeOrThrow(category, org.orgId);
   }
 
   private ok(structured: Record<string, unknown>, text: string): CallToolResult {

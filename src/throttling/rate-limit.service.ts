@@ -4,6 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import Redis from 'ioredis';
 import { AllConfig } from '../config/configuration';
 import { REDIS } from '../redis/redis.module';
+import { RateLimitExceededException } from './rate-limit.exception';
 
 /** The three budgets: `general` per API key, `create` and `search` per organization. */
 export type RateLimitCategory = 'general' | 'create' | 'search';
@@ -106,6 +107,14 @@ export class RateLimitService {
   consume(category: RateLimitCategory, subject: string): Promise<RateLimitResult> {
     return this.hit(rateLimitKey(category, subject), this.limits[category], RATE_LIMIT_WINDOW_MS);
   }
+  /**
+   * Draws one unit for callers outside the HTTP guard (MCP tools, the dashboard playground): a 429
+   * `RateLimitExceededException` with the seconds to wait when the budget is spent.
+   */
+  async consumeOrThrow(category: RateLimitCategory, subject: string): Promise<void> {
+    const result = await this.consume(category, subject);
+    if (!result.allowed) throw new RateLimitExceededException(result.resetSeconds);
+  }
 
   /** Low-level: consume one unit of `key` if fewer than `limit` were admitted in the last `windowMs`. */
   async hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
@@ -144,10 +153,4 @@ export class RateLimitService {
 
 function toSeconds(ms: number): number {
   return ms > 0 ? Math.ceil(ms / 1000) : 0;
-}
-
-/** The 429 message of REST and MCP alike. */
-export function rateLimitMessage(seconds: number): string {
-  const s = Math.max(1, seconds);
-  return `Rate limit exceeded: try again in ${s} ${s === 1 ? 'second' : 'seconds'}.`;
 }
