@@ -107,8 +107,9 @@ export class CoresService {
     if (!replacing && dto.name === undefined) {
       throw new BadRequestException('Nothing to update: send name, imageUrls or images.');
     }
-    await this.findOr404(ctx, id);
     if (!replacing) {
+      // The locked read below is the existence check (a malformed id is 404 without a query).
+      if (!isUuid(id)) throw new NotFoundException('Core not found.');
       const name = dto.name as string;
       await this.repo.transaction(async (manager) => {
         const core = await this.repo.lockByIdForOrg(manager, ctx.orgId, id);
@@ -124,6 +125,7 @@ export class CoresService {
       return this.get(ctx, id);
     }
 
+    await this.findOr404(ctx, id); // before fetching any image for a core that is not there
     const sources = this.images.sources(dto.imageUrls, dto.images);
     const stored = await this.images.ingestAndStore(sources);
     let swapped: { jobId: string; oldKeys: string[] };
@@ -192,9 +194,10 @@ export class CoresService {
     };
   }
 
-  async listJobs(ctx: OrgContext, coreId: string): Promise<JobResponseDto[]> {
-    await this.findOr404(ctx, coreId);
-    return this.jobs.listForCore(ctx, coreId);
+  /** The core and its generation jobs, newest first (the dashboard's detail page); 404 as `get`. */
+  async getWithJobs(ctx: OrgContext, id: string): Promise<{ core: CoreResponseDto; jobs: JobResponseDto[] }> {
+    const core = await this.get(ctx, id);
+    return { core, jobs: await this.jobs.listForCore(ctx, core.id) };
   }
 
   private async findOr404(ctx: OrgContext, id: string): Promise<CoreEntity> {

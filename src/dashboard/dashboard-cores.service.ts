@@ -40,10 +40,8 @@ export class DashboardCoresService {
     return this.cores.list(ctx, { page, limit: CORES_PAGE_SIZE, query: q.query });
   }
 
-  async detail(ctx: OrgContext, id: string): Promise<{ core: CoreResponseDto; jobs: JobResponseDto[] }> {
-    const core = await this.cores.get(ctx, id);
-    const jobs = await this.cores.listJobs(ctx, id);
-    return { core, jobs };
+  detail(ctx: OrgContext, id: string): Promise<{ core: CoreResponseDto; jobs: JobResponseDto[] }> {
+    return this.cores.getWithJobs(ctx, id);
   }
 
   get(ctx: OrgContext, id: string): Promise<CoreResponseDto> {

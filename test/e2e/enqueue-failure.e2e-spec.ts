@@ -39,15 +39,17 @@ describe('enqueue failure (e2e)', () => {
     const core = (list.body.cores as { id: string; coreStatus: string; error: string | null }[])[0];
     expect(core.coreStatus).toBe('failed');
     expect(core.error).toMatch(/replace the images to try again/);
-    const jobs = await t.app.get((await import('../../src/cores/cores.service')).CoresService).listJobs(
-      {
-        orgId: org.orgId,
-        orgName: org.orgName,
-        actor: { type: 'cli', id: null, label: 't' },
-        apiKeyId: null,
-      },
-      core.id,
-    );
+    const { jobs } = await t.app
+      .get((await import('../../src/cores/cores.service')).CoresService)
+      .getWithJobs(
+        {
+          orgId: org.orgId,
+          orgName: org.orgName,
+          actor: { type: 'cli', id: null, label: 't' },
+          apiKeyId: null,
+        },
+        core.id,
+      );
     expect(jobs).toEqual([expect.objectContaining({ jobStatus: 'failed', error: core.error })]);
   });
 });
