@@ -4,7 +4,7 @@ import { AuditService } from '../audit/audit.service';
 import { OrgContext } from '../auth/org-context';
 import { csvRow } from './csv';
 
-export const AUDIT_PAGE_SIZE = 25;
+const AUDIT_PAGE_SIZE = 25;
 const CSV_MAX_ROWS = 50_000;
 const CSV_BATCH = 1000;
 

@@ -13,7 +13,7 @@ import { ProductGender } from '../products/product.entity';
 import { ProductsService } from '../products/products.service';
 import { RateLimitService } from '../throttling/rate-limit.service';
 
-export const CORES_PAGE_SIZE = 24;
+const CORES_PAGE_SIZE = 24;
 
 export interface ProductSearchForm {
   query?: string;

@@ -6,7 +6,7 @@ import { OrgContext } from '../auth/org-context';
 import { DASHBOARD_ROLES, DashboardRole, DashboardUserEntity } from './dashboard-user.entity';
 import { DashboardUsersRepository } from './dashboard-users.repository';
 
-export const MIN_PASSWORD_LENGTH = 12;
+const MIN_PASSWORD_LENGTH = 12;
 const MAX_PASSWORD_LENGTH = 1024;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -33,7 +33,7 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export function generatePassword(): string {
+function generatePassword(): string {
   return randomBytes(18).toString('base64url');
 }
 

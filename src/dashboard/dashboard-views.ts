@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DashboardViewer } from './dashboard-session';
 
 /** Next to the compiled file in both ts-node (src/dashboard) and dist (dist/src/dashboard). */
-export const VIEWS_DIR = join(__dirname, 'views');
+const VIEWS_DIR = join(__dirname, 'views');
 export const PUBLIC_DIR = join(__dirname, 'public');
 
 export type NavSection = 'overview' | 'keys' | 'audit' | 'cores' | 'none';

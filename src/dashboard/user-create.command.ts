@@ -11,7 +11,7 @@ interface UserCreateOpts {
 }
 
 /** Reads a piped password (first line of stdin); null when stdin is a terminal or empty. */
-export async function readPipedPassword(stdin: NodeJS.ReadStream = process.stdin): Promise<string | null> {
+async function readPipedPassword(stdin: NodeJS.ReadStream = process.stdin): Promise<string | null> {
   if (stdin.isTTY) return null;
   const chunks: Buffer[] = [];
   for await (const chunk of stdin)

@@ -31,18 +31,10 @@ export class HealthController {
   @Get('ready')
   @HealthCheck()
   ready() {
+    const redis: ReadinessCheck = { name: 'redis', ping: async () => void (await this.redis.ping()) };
     return this.health.check([
       () => this.db.pingCheck('postgres', { timeout: 2000 }),
-      async () => {
-        const check = this.indicator.check('redis');
-        try {
-          await this.redis.ping();
-          return check.up();
-        } catch (err) {
-          return check.down({ message: String(err) });
-        }
-      },
-      ...this.extra.map((c) => async () => {
+      ...[redis, ...this.extra].map((c) => async () => {
         const check = this.indicator.check(c.name);
         try {
           await c.ping();
