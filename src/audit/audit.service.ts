@@ -45,18 +45,45 @@ export class AuditService {
     orgId: string,
     opts: AuditListOptions = {},
   ): Promise<{ events: AuditEventEntity[]; total: number }> {
+    const [events, total] = await this.filtered(orgId, opts)
+      .take(Math.min(opts.limit ?? 50, 1000))
+      .skip(opts.offset ?? 0)
+      .getManyAndCount();
+    return { events, total };
+  }
+
+  /**
+   * Every matching event, newest first, read in pages of `pageSize` by keyset on (created_at, id): no
+   * count and no offset per page, and events written while it runs (newer than the first page) cannot
+   * shift a page. The cursor keeps created_at as PostgreSQL's text (microseconds; a Date has ms).
+   */
+  async *iterate(
+    orgId: string,
+    opts: Pick<AuditListOptions, 'action' | 'from' | 'to'> = {},
+    pageSize = 1000,
+  ): AsyncGenerator<AuditEventEntity> {
+    let cursor: { at: string; id: string } | undefined;
+    for (;;) {
+      const qb = this.filtered(orgId, opts).take(pageSize).addSelect('e.created_at::text', 'cursor_at');
+      if (cursor) qb.andWhere('(e.created_at, e.id) < (CAST(:at AS timestamptz), CAST(:id AS uuid))', cursor);
+      const { entities, raw } = await qb.getRawAndEntities<{ cursor_at: string }>();
+      yield* entities;
+      if (entities.length < pageSize) return;
+      cursor = { at: raw[raw.length - 1].cursor_at, id: entities[entities.length - 1].id };
+    }
+  }
+
+  /** The organization's events matching the filters, newest first (ties by id). */
+  private filtered(orgId: string, opts: Pick<AuditListOptions, 'action' | 'from' | 'to'>) {
     const qb = this.events
       .createQueryBuilder('e')
       .where('e.org_id = :orgId', { orgId })
       .orderBy('e.created_at', 'DESC')
-      .addOrderBy('e.id', 'DESC')
-      .take(Math.min(opts.limit ?? 50, 1000))
-      .skip(opts.offset ?? 0);
+      .addOrderBy('e.id', 'DESC');
     if (opts.action) qb.andWhere('e.action = :action', { action: opts.action });
     if (opts.from) qb.andWhere('e.created_at >= :from', { from: opts.from });
     if (opts.to) qb.andWhere('e.created_at < :to', { to: opts.to });
-    const [events, total] = await qb.getManyAndCount();
-    return { events, total };
+    return qb;
   }
 
   async actions(orgId: string): Promise<string[]> {

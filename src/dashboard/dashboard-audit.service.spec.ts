@@ -31,7 +31,11 @@ function event(action: string, metadata: Record<string, unknown>): AuditEventEnt
 describe('DashboardAuditService', () => {
   const list = jest.fn();
   const actions = jest.fn();
-  const service = new DashboardAuditService({ list, actions } as unknown as AuditService);
+  const iterated: AuditEventEntity[] = [];
+  const iterate = jest.fn(async function* () {
+    yield* iterated;
+  });
+  const service = new DashboardAuditService({ list, actions, iterate } as unknown as AuditService);
 
   beforeEach(() => {
     list.mockReset();
@@ -75,9 +79,10 @@ describe('DashboardAuditService', () => {
   });
 
   it('exports CSV with a header row and escaped cells', async () => {
-    list.mockResolvedValueOnce({ events: [event('core.deleted', { coreName: 'say "hi", =1' })], total: 1 });
+    iterated.splice(0, iterated.length, event('core.deleted', { coreName: 'say "hi", =1' }));
     const lines: string[] = [];
-    for await (const line of service.csv(ctx, {})) lines.push(line);
+    for await (const line of service.csv(ctx, { action: 'core.deleted' })) lines.push(line);
+    expect(iterate).toHaveBeenCalledWith(ctx.orgId, { action: 'core.deleted' }, 1000);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toBe(
       '"time","actor_type","actor","action","target_type","target_id","incident","details"\r\n',

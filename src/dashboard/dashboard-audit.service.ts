@@ -101,27 +101,20 @@ export class DashboardAuditService {
       'incident',
       'details',
     ]);
-    for (let offset = 0; offset < CSV_MAX_ROWS; offset += CSV_BATCH) {
-      const { events } = await this.audit.list(ctx.orgId, {
-        ...range,
-        action: filters.action,
-        limit: CSV_BATCH,
-        offset,
-      });
-      for (const e of events) {
-        const row = this.toRow(e);
-        yield csvRow([
-          e.createdAt,
-          e.actorType,
-          e.actorLabel,
-          e.action,
-          e.targetType,
-          e.targetId,
-          row.incident ?? '',
-          JSON.stringify(e.metadata),
-        ]);
-      }
-      if (events.length < CSV_BATCH) return;
+    let rows = 0;
+    for await (const e of this.audit.iterate(ctx.orgId, { ...range, action: filters.action }, CSV_BATCH)) {
+      const row = this.toRow(e);
+      yield csvRow([
+        e.createdAt,
+        e.actorType,
+        e.actorLabel,
+        e.action,
+        e.targetType,
+        e.targetId,
+        row.incident ?? '',
+        JSON.stringify(e.metadata),
+      ]);
+      if ((rows += 1) >= CSV_MAX_ROWS) return;
     }
   }
 
