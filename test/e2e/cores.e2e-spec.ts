@@ -59,6 +59,9 @@ describe('cores and jobs (e2e)', () => {
         jobId: expect.any(String),
         coreStatus: 'processing',
       });
+      const early = await A().get(`/api/v1/org/cores/${res.body.coreId}`);
+      expect(early.status).toBe(200);
+      expect(early.body.status).toBe(200);
       const core = await waitForCore(t, org, res.body.coreId as string);
       expect(core).toEqual(
         expect.objectContaining({
@@ -76,6 +79,7 @@ describe('cores and jobs (e2e)', () => {
       expect(job.status).toBe(200);
       expect(job.body).toEqual(
         expect.objectContaining({
+          status: 200,
           id: res.body.jobId,
           coreId: res.body.coreId,
           jobStatus: 'ready',
@@ -342,6 +346,17 @@ describe('cores and jobs (e2e)', () => {
         400,
       );
       expect((await A().patch(`/api/v1/org/cores/${coreId}`, { name: '' })).status).toBe(400);
+      const more: [Record<string, unknown>, RegExp][] = [
+        [{ name: 'n'.repeat(256) }, /name must be shorter than or equal to 255/],
+        [{ imageUrls: Array(6).fill('https://localhost/a.png') }, /imageUrls must contain no more than 5/],
+        [{ images: [red, red, red], imageUrls: Array(3).fill('https://localhost/a.png') }, /got 6/],
+        [{ images: [] }, /1 to 5 images/],
+      ];
+      for (const [body, message] of more) {
+        const res = await A().patch(`/api/v1/org/cores/${coreId}`, body);
+        expect(res.status).toBe(400);
+        expect(res.body.message).toMatch(message);
+      }
       const now = await A().get(`/api/v1/org/cores/${coreId}`);
       expect(now.body.images).toEqual(core.images);
       expect(now.body.coreStatus).toBe('ready');

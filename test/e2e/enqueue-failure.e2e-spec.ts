@@ -39,6 +39,10 @@ describe('enqueue failure (e2e)', () => {
     const core = (list.body.cores as { id: string; coreStatus: string; error: string | null }[])[0];
     expect(core.coreStatus).toBe('failed');
     expect(core.error).toMatch(/replace the images to try again/);
+    // A failed core has no profile to search: 409 with the same advice to poll, as for processing.
+    const search = await api(t, org.key).post(`/api/v1/org/cores/${core.id}/products`, {});
+    expect(search.status).toBe(409);
+    expect(search.body.message).toMatch(/coreStatus is failed/);
     const { jobs } = await t.app
       .get((await import('../../src/cores/cores.service')).CoresService)
       .getWithJobs(

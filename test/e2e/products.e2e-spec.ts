@@ -50,6 +50,9 @@ describe('POST /api/v1/org/cores/{id}/products (e2e)', () => {
       expect.objectContaining({ status: 200, coreName: 'Camel and cream', query: '' }),
     );
     expect(res.body.products).toHaveLength(10);
+    // Best first: scores never rise down the list.
+    const scores = (res.body.products as { score: number }[]).map((p) => p.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
     let served = 0;
     for (const p of res.body.products) {
       expect(Object.keys(p).sort()).toEqual(PRODUCT_KEYS);

@@ -33,10 +33,9 @@ describe('ROLE=api and ROLE=worker (e2e)', () => {
     });
     expect(res.status).toBe(202);
     await new Promise((r) => setTimeout(r, 1000));
-    // Nobody processes the queue yet.
-    expect((await api(apiApp, org.key).get(`/api/v1/org/cores/${res.body.coreId}`)).body.coreStatus).toBe(
-      'processing',
-    );
+    // Nobody processes the queue yet: processing, and no taste until the profile is ready.
+    const waiting = await api(apiApp, org.key).get(`/api/v1/org/cores/${res.body.coreId}`);
+    expect(waiting.body).toEqual(expect.objectContaining({ coreStatus: 'processing', taste: null }));
 
     const config = buildConfig(
       validateEnv({ ...process.env, ...shared, ROLE: 'worker', LOG_LEVEL: 'silent' }),
