@@ -12,14 +12,11 @@ import {
 } from 'typeorm';
 import { OrganizationEntity } from '../organizations/organization.entity';
 import type { GenerationStatus } from '../jobs/job.types';
+import type { PaletteColour } from '../taste/taste.types';
 import { CoreImageEntity } from './core-image.entity';
 
-export interface StoredPaletteColour {
-  name: string;
-  hex: string;
-  oklab: { l: number; a: number; b: number };
-  share: number;
-}
+/** The taste engine's palette colour, stored as generated (jsonb). */
+export type StoredPaletteColour = PaletteColour;
 
 @Entity({ name: 'cores' })
 @Index('idx_cores_org_created', ['orgId', 'createdAt'])
