@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { extname } from 'node:path';
+import { extname, resolve } from 'node:path';
 
 /** A 64x64 camel PNG, the same image as examples/walkthrough.sh. */
 const CAMEL_PNG =
@@ -10,7 +10,9 @@ export function imageFromArgs(argv = process.argv.slice(2)): string {
   const file = argv[0];
   if (!file) return CAMEL_PNG;
   const type = extname(file).slice(1).toLowerCase().replace('jpg', 'jpeg');
-  return `data:image/${type};base64,${readFileSync(file).toString('base64')}`;
+  // `npm run` starts in the repository; INIT_CWD is where the command was typed.
+  const path = resolve(process.env.INIT_CWD ?? process.cwd(), file);
+  return `data:image/${type};base64,${readFileSync(path).toString('base64')}`;
 }
 
 /** BASE_URL (default http://localhost:3000) and TASTE_API_KEY, or a one-line explanation and exit 1. */

@@ -94,6 +94,20 @@ describe('the SDK as an installable package (e2e)', () => {
     expect(JSON.parse(refused.stdout)).toMatchObject({ status: 401, error: { message: 'Invalid API key.' } });
   });
 
+  it("runs the README's client.js in the client project: create, poll until ready, search", async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const block = /<!-- sdk-client:[^>]*-->\s*```js\n([\s\S]*?)```/.exec(readme);
+    expect(block).not.toBeNull();
+    writeFileSync(join(project, 'client.js'), (block as RegExpExecArray)[1]);
+    const res = await runAsync(process.execPath, ['client.js'], {
+      cwd: project,
+      env: { BASE_URL: t.baseUrl, TASTE_API_KEY: org.key },
+    });
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^Autumn: /);
+  });
+
   it('gives TypeScript clients the typed paths (a wrong body is a compile error)', async () => {
     writeFileSync(
       join(project, 'ok.ts'),
