@@ -24,7 +24,9 @@ describe('OpenAPI contract', () => {
     const fresh = (await generateOpenApiDocument()).components?.securitySchemes?.bearer;
     const contract = parse(readFileSync(join(ROOT, 'openapi', 'taste-profile.v1.yaml'), 'utf8'));
     const committed = contract.components.securitySchemes.bearer;
-    expect(fresh).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'tpk_ API key' }));
+    expect(fresh).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'tpk_ API key' }),
+    );
     expect(committed.bearerFormat).toBe('tpk_ API key');
   });
 

@@ -22,7 +22,7 @@ describe('MCP with a wrong or missing API key (e2e)', () => {
   });
   afterAll(() => t.close());
 
-  const headers = (key?: string) => ({
+  const headers = (key?: string): { requestInit: RequestInit } => ({
     requestInit: { headers: key ? { Authorization: `Bearer ${key}` } : {} },
   });
 
