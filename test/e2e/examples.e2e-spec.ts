@@ -29,7 +29,7 @@ describe('examples/ (e2e)', () => {
     expect(res.stdout).toMatch(/^created core [0-9a-f-]{36} \(job [0-9a-f-]{36}\)$/m);
     expect(res.stdout).toMatch(/^taste: .*camel/m);
     expect(res.stdout).toMatch(/^\d+ products for "SDK example":$/m);
-  });
+  }, 180_000);
 
   it('npm run example:mcp lists the tools, creates a core, polls get_core and searches', async () => {
     const res = await example('mcp', org.key);
@@ -38,7 +38,7 @@ describe('examples/ (e2e)', () => {
     expect(res.stdout).toMatch(/^created core [0-9a-f-]{36}$/m);
     expect(res.stdout).toMatch(/^taste: .*camel/m);
     expect(res.stdout).toMatch(/^\d+ products for "MCP example":$/m);
-  });
+  }, 180_000);
 
   it('the examples say "Invalid API key." for a wrong key, and what to set for a missing one', async () => {
     const sdk = await example('sdk', 'tpk_wrong');
@@ -50,7 +50,7 @@ describe('examples/ (e2e)', () => {
     const missing = await example('mcp', '');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('Set TASTE_API_KEY');
-  });
+  }, 180_000);
 
   describe('npm run example:webhook', () => {
     const secret = `whsec_${randomBytes(24).toString('base64')}`;
@@ -68,12 +68,12 @@ describe('examples/ (e2e)', () => {
       });
       receiver.stdout?.on('data', (d: Buffer) => (out += d.toString()));
       receiver.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-      const deadline = Date.now() + 60000;
+      const deadline = Date.now() + 150_000;
       while (!out.includes('webhook receiver listening')) {
         if (Date.now() > deadline) throw new Error(`receiver did not start:\n${out}`);
         await new Promise((r) => setTimeout(r, 100));
       }
-    }, 90000);
+    }, 180_000);
     afterAll(() => {
       if (receiver.pid) process.kill(-receiver.pid, 'SIGTERM');
     });

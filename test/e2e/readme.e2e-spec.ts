@@ -64,13 +64,13 @@ describe('README: start-up and walkthrough (e2e, spawned server)', () => {
     );
     server.stdout?.on('data', (d: Buffer) => (out += d.toString()));
     server.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-    const deadline = Date.now() + 90000;
+    const deadline = Date.now() + 180_000;
     while (!/Dashboard sign-in .*\n/.test(out)) {
       if (Date.now() > deadline || server.exitCode !== null) throw new Error(`server did not start:\n${out}`);
       await new Promise((r) => setTimeout(r, 200));
     }
     key = /API key \(shown once\) +(tpk_\w+)/.exec(out)?.[1] ?? '';
-  }, 120000);
+  }, 240_000);
 
   afterAll(async () => {
     server.kill('SIGTERM');
@@ -144,7 +144,7 @@ describe('README: start-up and walkthrough (e2e, spawned server)', () => {
       taste: expect.any(String),
     });
     expect(answers[3]).toMatchObject({ status: 200, coreName: 'Camel capsule', query: 'coat' });
-  });
+  }, 120_000);
 
   it('the walkthrough stops with the reason when the key is missing or wrong', async () => {
     const missing = await runAsync('bash', ['-s'], {
@@ -159,5 +159,5 @@ describe('README: start-up and walkthrough (e2e, spawned server)', () => {
     });
     expect(wrong.code).not.toBe(0);
     expect(wrong.stdout).toContain('Invalid API key.');
-  });
+  }, 120_000);
 });

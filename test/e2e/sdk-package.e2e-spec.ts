@@ -92,7 +92,7 @@ describe('the SDK as an installable package (e2e)', () => {
       env: { BASE_URL: t.baseUrl, TASTE_API_KEY: 'tpk_not_a_key' },
     });
     expect(JSON.parse(refused.stdout)).toMatchObject({ status: 401, error: { message: 'Invalid API key.' } });
-  });
+  }, 180_000);
 
   it("runs the README's client.js in the client project: create, poll until ready, search", async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -106,7 +106,7 @@ describe('the SDK as an installable package (e2e)', () => {
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^Autumn: /);
-  });
+  }, 180_000);
 
   it('gives TypeScript clients the typed paths (a wrong body is a compile error)', async () => {
     writeFileSync(
@@ -140,5 +140,5 @@ describe('the SDK as an installable package (e2e)', () => {
     const bad = await runAsync(TSC, [...flags, 'bad.ts'], { cwd: project });
     expect(bad.code).not.toBe(0);
     expect(bad.stdout).toContain('title');
-  });
+  }, 180_000);
 });

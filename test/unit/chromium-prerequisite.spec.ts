@@ -18,5 +18,5 @@ describe('the Chromium prerequisite of npm test', () => {
       'error: Chromium not found at /nonexistent/chromium: the browser tests (test/e2e/dashboard) need it. ' +
         'Install it with: sudo apt-get install -y chromium   (or set CHROMIUM_PATH to a Chromium or Chrome binary)',
     ]);
-  });
+  }, 120_000);
 });
