@@ -7,6 +7,7 @@ import { AppModule } from './app.module';
 import { createValidationPipe } from './common/validation.pipe';
 import { AllConfig } from './config/configuration';
 import { requestId } from './logging/logging.module';
+import { StartupQuietLogger } from './logging/startup-quiet.logger';
 import { setupSwagger } from './openapi/document';
 
 /** Creates the configured HTTP application (used by main.ts and by the e2e tests). */
@@ -25,13 +26,13 @@ export async function createApp(config: AllConfig): Promise<NestExpressApplicati
  */
 export async function startWorker(config: AllConfig): Promise<INestApplicationContext> {
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { bufferLogs: true });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new StartupQuietLogger(app.get(Logger)));
   app.enableShutdownHooks();
   return app;
 }
 
 export function configureApp(app: INestApplication & NestExpressApplication, config: AllConfig): void {
-  app.useLogger(app.get(Logger));
+  app.useLogger(new StartupQuietLogger(app.get(Logger)));
   app.set('trust proxy', 'loopback');
   app.disable('x-powered-by');
   // Before the body parser, so even a malformed or oversized body gets a request id.

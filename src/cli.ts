@@ -8,7 +8,7 @@ import { ensureDatabase } from './database/ensure-database';
 async function main(): Promise<void> {
   const config = loadConfig();
   // `npm run demo` on a bare PostgreSQL: the database must exist before the CLI module connects.
-  if (process.argv[2] === 'demo:bootstrap') await ensureDatabase(config.db.url);
+  if (['demo:bootstrap', 'catalogue:demo'].includes(process.argv[2])) await ensureDatabase(config.db.url);
   const fail = (err: unknown): never => {
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(`error: ${message}\n`);

@@ -3,9 +3,10 @@
  * (test/global-setup.ts), then runs every spec on Node's test runner, two files at a time.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import globalSetup from './global-setup';
+import { chromiumMissing, IN_CI } from './support/chromium';
 
 const ROOT = join(__dirname, '..');
 
@@ -28,6 +29,16 @@ async function main(): Promise<void> {
     console.error(`no test files match ${filters.join(' ')}`);
     process.exit(1);
   }
+  // The browser tests need Chromium: one message instead of a launch error per test. Locally they
+  // are skipped and the message closes the output; in CI a missing browser fails the run at once.
+  const needsBrowser = files.filter((f) =>
+    readFileSync(join(ROOT, f), 'utf8').includes("'../support/browser'"),
+  );
+  const missing = needsBrowser.length > 0 ? chromiumMissing() : null;
+  if (missing && IN_CI) {
+    console.error(`error: ${missing}`);
+    process.exit(1);
+  }
   await globalSetup();
   const res = spawnSync(
     process.execPath,
@@ -44,6 +55,7 @@ async function main(): Promise<void> {
     ],
     { cwd: ROOT, stdio: 'inherit', env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json') } },
   );
+  if (missing) console.error(`\nwarning: browser tests skipped (${needsBrowser.join(', ')}). ${missing}`);
   process.exit(res.status ?? 1);
 }
 

@@ -24,16 +24,33 @@ export class DemoBootstrapCommand extends CommandRunner {
   }
 
   async run(): Promise<void> {
-    const org =
-      (await this.keys.findOrganizationByName(DEMO_ORG_NAME)) ??
-      (await this.keys.createOrganization(DEMO_ORG_NAME));
-    const ctx = await this.keys.cliContext(org.id);
-    const key = await this.keys.createKey(ctx, `demo ${new Date().toISOString().slice(0, 19)}`);
-    const user = await this.users.createUser(ctx, { email: DEMO_USER_EMAIL, role: 'owner', reset: true });
-    printJson({
-      organization: { id: org.id, name: org.name },
-      apiKey: { id: key.id, key: key.key, prefix: key.prefix },
-      dashboard: { url: '/dashboard', email: user.email, password: user.password },
-    });
+    printJson(await bootstrapDemo(this.keys, this.users));
   }
+}
+
+export interface DemoCredentials {
+  organization: { id: string; name: string };
+  apiKey: { id: string; key: string; prefix: string };
+  dashboard: { url: string; email: string; password: string };
+}
+
+/**
+ * The demo organization (created if missing), a new API key and the demo sign-in with a new
+ * password. Used by `demo:bootstrap` and by `node dist/main.js --demo` (`npm run demo`), which prints
+ * them after the start-up banner.
+ */
+export async function bootstrapDemo(
+  keys: ApiKeysService,
+  users: DashboardUsersService,
+): Promise<DemoCredentials> {
+  const org =
+    (await keys.findOrganizationByName(DEMO_ORG_NAME)) ?? (await keys.createOrganization(DEMO_ORG_NAME));
+  const ctx = await keys.cliContext(org.id);
+  const key = await keys.createKey(ctx, `demo ${new Date().toISOString().slice(0, 19)}`);
+  const user = await users.createUser(ctx, { email: DEMO_USER_EMAIL, role: 'owner', reset: true });
+  return {
+    organization: { id: org.id, name: org.name },
+    apiKey: { id: key.id, key: key.key, prefix: key.prefix },
+    dashboard: { url: '/dashboard', email: user.email, password: user.password as string },
+  };
 }

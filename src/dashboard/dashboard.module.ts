@@ -28,6 +28,7 @@ import { DashboardViews } from './dashboard-views';
 import { DashboardController } from './dashboard.controller';
 import { LoginThrottleService } from './login-throttle.service';
 import { RedisSessionStore } from './redis-session.store';
+import { RootController } from './root.controller';
 import { SessionGuard } from './session.guard';
 
 const SESSION_TTL_SECONDS = 8 * 3600;
@@ -61,6 +62,7 @@ function securityHeaders(_req: Request, res: Response, next: NextFunction): void
     DashboardAuthController,
     DashboardController,
     DashboardCoresController,
+    RootController,
   ],
   providers: [
     DashboardViews,

@@ -22,7 +22,7 @@ import { httpErrorMessage } from '../common/http-exception.filter';
 const INSTRUCTIONS =
   'Taste Profile Service. A core is a named set of 1 to 5 images condensed into a text taste profile. ' +
   'Workflow: create_core (returns coreId, coreStatus "processing") -> call get_core every few seconds until ' +
-  'coreStatus is "ready" (usually 10-40 s; "failed" carries an error) -> search_products with the coreId for ' +
+  'coreStatus is "ready" (usually within a few seconds with the built-in local engine, whose analysis takes well under a second; longer with a vision-model provider, one model call per image; "failed" carries an error) -> search_products with the coreId for ' +
   'the 10 best-matching fashion products. Limits per organization: core creations and searches per minute ' +
   '(shared with the REST API); a refused call says how many seconds to wait.';
 
@@ -87,7 +87,7 @@ export class McpToolsService {
         description:
           'Creates a core from 1 to 5 images (imageUrls and/or images, 5 in total at most) and starts generating ' +
           'its taste profile in the background. Returns coreId, jobId and coreStatus "processing". Poll get_core ' +
-          'until coreStatus is "ready" (usually 10-40 s) before calling search_products. Counts against the ' +
+          'until coreStatus is "ready" (within a few seconds with the built-in local engine; longer with a vision-model provider, one model call per image) before calling search_products. Counts against the ' +
           "organization's core-creation limit (shared with POST /cores); a refused call says how many seconds to wait.",
         inputSchema: advertisedOnly(createCoreInput),
         outputSchema: createCoreOutput,

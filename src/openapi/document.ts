@@ -14,7 +14,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .setVersion('1.0.0')
     .addBearerAuth(
-      { type: 'http', scheme: 'bearer', description: 'Organization API key (tpk_...).' },
+      // bearerFormat is only a hint, but Nest's default ('JWT') is wrong: keys are opaque `tpk_` strings.
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'tpk_ API key',
+        description: 'Organization API key (tpk_...).',
+      },
       'bearer',
     )
     .addTag('auth', 'API key verification')

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ImageStore } from '../storage';
 import { CatalogueImportService, ImportSummary, NumberedRow } from './catalogue-import.service';
 import { DemoProduct, demoProduct, lookKey } from './demo-catalogue';
-import { demoImageKey, renderProductImage } from './demo-images';
+import { demoImageKey, drawingVersion, renderProductImage } from './demo-images';
 import { vocabularyColours } from './product-colour';
 
 export const DEFAULT_DEMO_COUNT = 3000;
@@ -45,7 +45,7 @@ export class DemoCatalogueService {
     const worker = async (): Promise<void> => {
       for (let next = queue.shift(); next; next = queue.shift()) {
         const [key, look] = next;
-        const imageKey = demoImageKey(key);
+        const imageKey = demoImageKey(key, drawingVersion(look.category.silhouette));
         if (!(await this.store.exists(imageKey))) {
           const png = await renderProductImage(
             look.category.silhouette,

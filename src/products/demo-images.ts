@@ -2,13 +2,47 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import type { DemoPattern, Silhouette } from './demo-catalogue';
 
+/**
+ * A coat or jacket seen from the front: one closed body from the shoulders to the hem (no legs), with
+ * a sleeve hanging on each side.
+ */
+function tailored(hem: number, cuff: number): string {
+  const body = `M165 62 L235 62 L300 86 L312 ${hem} L88 ${hem} L100 86 Z`;
+  const right = `M300 86 L346 112 L360 ${cuff} L326 ${cuff + 6} L306 150 Z`;
+  const left = `M100 86 L54 112 L40 ${cuff} L74 ${cuff + 6} L94 150 Z`;
+  return `${body} ${right} ${left}`;
+}
+
+/** Lapels, the front opening, buttons and pockets drawn over a tailored outline. */
+function tailoredDetails(hem: number, buttons: number): string {
+  const line = 'fill="none" stroke="rgba(0,0,0,0.35)" stroke-width="3" stroke-linejoin="round"';
+  const step = (hem - 250) / (buttons + 1);
+  const dots = Array.from(
+    { length: buttons },
+    (_, i) => `<circle cx="214" cy="${Math.round(225 + step * i)}" r="6" fill="rgba(0,0,0,0.45)"/>`,
+  );
+  const pocketY = Math.round(hem - (hem - 200) * 0.35);
+  return (
+    `<path d="M165 62 L142 118 L200 200 L258 118 L235 62" ${line}/>` +
+    `<path d="M200 200 L200 ${hem}" ${line}/>` +
+    `<path d="M122 ${pocketY} L168 ${pocketY} M232 ${pocketY} L278 ${pocketY}" ${line}/>` +
+    dots.join('')
+  );
+}
+
+/** Details drawn over an outline (garments whose outline alone does not say what they are). */
+const DETAILS: Partial<Record<Silhouette, string>> = {
+  coat: tailoredDetails(455, 4),
+  jacket: tailoredDetails(330, 2),
+};
+
 /** Garment outlines in a 400 x 500 view box. */
 const SILHOUETTES: Record<Silhouette, string> = {
   dress: 'M160 60 L240 60 L250 120 L230 170 L300 440 L100 440 L170 170 L150 120 Z',
   sweater: 'M140 80 L260 80 L340 140 L320 230 L280 200 L280 400 L120 400 L120 200 L80 230 L60 140 Z',
-  jacket: 'M150 70 L250 70 L330 130 L320 410 L220 410 L200 200 L180 410 L80 410 L70 130 Z',
+  jacket: tailored(330, 300),
   trousers: 'M130 60 L270 60 L290 440 L220 440 L200 160 L180 440 L110 440 Z',
-  coat: 'M150 50 L250 50 L340 110 L350 460 L220 460 L200 180 L180 460 L50 460 L60 110 Z',
+  coat: tailored(455, 335),
   shoe: 'M70 300 L120 230 L200 240 L260 300 L340 320 L350 370 L70 370 Z',
   bag: 'M110 200 L290 200 L320 420 L80 420 Z M150 200 C150 110 250 110 250 200 L235 200 C235 130 165 130 165 200 Z',
   scarf: 'M170 60 L230 60 L240 440 L200 420 L160 440 Z',
@@ -58,8 +92,19 @@ export function renderProductImage(
     `<rect width="400" height="500" fill="#f4f2ee"/>` +
     `<ellipse cx="200" cy="470" rx="140" ry="12" fill="#e2ded7"/>` +
     `<path d="${SILHOUETTES[silhouette]}" fill="${fill}" fill-rule="evenodd" stroke="rgba(0,0,0,0.25)" stroke-width="2"/>` +
+    (DETAILS[silhouette] ?? '') +
     `</svg>`;
   return sharp(Buffer.from(svg)).png({ compressionLevel: 6 }).toBuffer();
+}
+
+/**
+ * Bumped when a silhouette's drawing changes, so the next `catalogue:demo` stores the new drawing
+ * under a new key (and updates the products' image URLs) instead of keeping the old file.
+ */
+const DRAWING_VERSION: Partial<Record<Silhouette, string>> = { coat: 'tailored-2', jacket: 'tailored-2' };
+
+export function drawingVersion(silhouette: Silhouette): string {
+  return DRAWING_VERSION[silhouette] ?? '';
 }
 
 /**

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { generateOpenApiDocument } from '../../src/openapi/document';
 
 const ROOT = join(__dirname, '..', '..');
@@ -17,6 +18,16 @@ describe('OpenAPI contract', () => {
     const fresh = JSON.parse(JSON.stringify(await generateOpenApiDocument()));
     const committed = JSON.parse(readFileSync(join(ROOT, 'openapi', 'generated.json'), 'utf8'));
     expect(fresh).toEqual(committed);
+  });
+
+  it('the bearer scheme describes opaque tpk_ keys, not JWTs, in both documents', async () => {
+    const fresh = (await generateOpenApiDocument()).components?.securitySchemes?.bearer;
+    const contract = parse(readFileSync(join(ROOT, 'openapi', 'taste-profile.v1.yaml'), 'utf8'));
+    const committed = contract.components.securitySchemes.bearer;
+    expect(fresh).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'tpk_ API key' }),
+    );
+    expect(committed.bearerFormat).toBe('tpk_ API key');
   });
 
   it('the generated document satisfies the contract (openapi/taste-profile.v1.yaml)', () => {

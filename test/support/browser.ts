@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 
-/** Chromium from the distribution package (`apt-get install chromium`); override with CHROMIUM_PATH. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { CHROMIUM_PATH } from './chromium';
+
+export { CHROMIUM_PATH };
 
 const ARGS = [
   '--no-sandbox',
