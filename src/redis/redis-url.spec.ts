@@ -10,6 +10,7 @@ import { createRedisClient, redisConnectionOptions } from './redis-url';
 async function startRedis(port: number, args: string[]): Promise<ChildProcess> {
   const child = spawn('redis-server', args, { stdio: 'ignore' });
   const probe = new Redis({ port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => undefined); // refused until the server listens
   try {
     for (let i = 0; i < 100; i++) {
       try {
