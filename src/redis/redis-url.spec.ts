@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { freePort } from '../../test/support/app';
+import { loadConfig } from '../config/configuration';
 import { createRedisClient, redisConnectionOptions } from './redis-url';
 
 /** Starts `redis-server` with `args` and waits until it answers PING on `port`. */
@@ -83,7 +84,7 @@ describe('REDIS_URL parsing', () => {
   });
 
   it('connects through a real Redis given as a single-server URL', async () => {
-    const client = createRedisClient(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/1', {
+    const client = createRedisClient(loadConfig().redis.url, {
       lazyConnect: true,
       maxRetriesPerRequest: 1,
     });
