@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join, relative } from 'node:path';
 import { readmeConfigNames, readText, readYamlDocs, ROOT } from '../support/deploy';
 
 /**
@@ -131,6 +132,35 @@ describe('Dockerfile', () => {
     const [, base, route] = path!.split('/');
     expect(controller).toContain(`@Controller('${base}')`);
     expect(controller).toContain(`@Get('${route}')`);
+  });
+
+  it('needs no dev dependency at run time: every package src/ imports stays after npm prune --omit=dev', () => {
+    // What `npm prune --omit=dev` keeps: the lockfile's top-level packages not marked dev-only.
+    const lock = JSON.parse(readText('package-lock.json')) as { packages: Record<string, { dev?: boolean }> };
+    const kept = (name: string) => {
+      const entry = lock.packages[`node_modules/${name}`];
+      return entry !== undefined && entry.dev !== true;
+    };
+    const walk = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => {
+        const full = join(dir, name);
+        return statSync(full).isDirectory() ? walk(full) : /(?<!\.spec)\.ts$/.test(name) ? [full] : [];
+      });
+    const missing: string[] = [];
+    for (const file of walk(join(ROOT, 'src'))) {
+      const source = readText(relative(ROOT, file));
+      // Type-only imports are erased by the compiler.
+      const specifiers = [
+        ...source.matchAll(/^import (?!type )[^;]*?from '([^']+)'/gms),
+        ...source.matchAll(/\brequire\('([^']+)'\)|\bimport\('([^']+)'\)/g),
+      ].map((m) => m[1] ?? m[2]);
+      for (const spec of specifiers) {
+        if (spec.startsWith('.') || spec.startsWith('node:') || builtinModules.includes(spec)) continue;
+        const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+        if (!kept(name)) missing.push(`${relative(ROOT, file)}: ${name}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 
   it('starts dist/main.js by default, a file the build writes', () => {
