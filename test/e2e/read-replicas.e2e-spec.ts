@@ -61,36 +61,7 @@ describe('read replicas (e2e, a real PostgreSQL streaming replica)', () => {
   });
 
   it('product search reads the replica: a product written to the primary is found once the replica has it', async () => {
-    await cluster.catchUp();
-    await pauseReplay();
     const probe = `Zebrawool replica probe coat ${Date.now()}`;
-    await t.app.get(ProductsRepository).upsertBatch([
-      {
-        externalId: `replica-probe-${Date.now()}`,
-        title: probe,
-        designer: 'Probe',
-        description: 'A zebrawool coat written while the replica lags.',
-        price: 120,
-        currency: 'USD',
-        url: 'https://shop.example.com/probe',
-        mediaUrl: 'https://shop.example.com/probe.jpg',
-        mediaUrlAlt: null,
-        gender: 'unisex',
-        colour: 'camel',
-        material: 'wool',
-        pattern: null,
-        category: 'coats',
-        availability: 'in stock',
-        colourL: null,
-        colourA: null,
-        colourB: null,
-        colourFamily: null,
-      },
-    ]);
-    // The write went to the primary; the paused replica does not have it.
-    expect(await countOn(primary, 'products WHERE title = $1', [probe])).toBe(1);
-    expect(await countOn(replica, 'products WHERE title = $1', [probe])).toBe(0);
-
     const search = () =>
       api()
         .post(`/api/v1/org/cores/${coreId}/products`)
@@ -98,9 +69,40 @@ describe('read replicas (e2e, a real PostgreSQL streaming replica)', () => {
         .send({ query: 'zebrawool' })
         .expect(200);
     const titles = (res: request.Response) => (res.body.products as { title: string }[]).map((p) => p.title);
-    expect(titles(await search())).not.toContain(probe);
+    await cluster.catchUp();
+    await pauseReplay();
+    try {
+      await t.app.get(ProductsRepository).upsertBatch([
+        {
+          externalId: `replica-probe-${Date.now()}`,
+          title: probe,
+          designer: 'Probe',
+          description: 'A zebrawool coat written while the replica lags.',
+          price: 120,
+          currency: 'USD',
+          url: 'https://shop.example.com/probe',
+          mediaUrl: 'https://shop.example.com/probe.jpg',
+          mediaUrlAlt: null,
+          gender: 'unisex',
+          colour: 'camel',
+          material: 'wool',
+          pattern: null,
+          category: 'coats',
+          availability: 'in stock',
+          colourL: null,
+          colourA: null,
+          colourB: null,
+          colourFamily: null,
+        },
+      ]);
+      // The write went to the primary; the paused replica does not have it.
+      expect(await countOn(primary, 'products WHERE title = $1', [probe])).toBe(1);
+      expect(await countOn(replica, 'products WHERE title = $1', [probe])).toBe(0);
 
-    await resumeReplay();
+      expect(titles(await search())).not.toContain(probe);
+    } finally {
+      await resumeReplay();
+    }
     await cluster.catchUp();
     expect(titles(await search())).toContain(probe);
   }, 60000);
