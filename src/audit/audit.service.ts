@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager, QueryRunner, Repository } from 'typeorm';
 import { OrgContext } from '../auth/org-context';
+import { onReplica } from '../database/replica';
 import { AuditEventEntity } from './audit-event.entity';
 
 export interface AuditEntry {
@@ -19,7 +20,10 @@ export interface AuditListOptions {
   to?: Date;
 }
 
-/** The organization's append-only audit log. Other modules call `record`; reads are org-scoped. */
+/**
+ * The organization's append-only audit log. Other modules call `record`; reads are org-scoped and go to a
+ * read replica when there are any (the log is read after the fact; a new event may show a moment later).
+ */
 @Injectable()
 export class AuditService {
   constructor(@InjectRepository(AuditEventEntity) private readonly events: Repository<AuditEventEntity>) {}
@@ -45,10 +49,12 @@ export class AuditService {
     orgId: string,
     opts: AuditListOptions = {},
   ): Promise<{ events: AuditEventEntity[]; total: number }> {
-    const [events, total] = await this.filtered(orgId, opts)
-      .take(Math.min(opts.limit ?? 50, 1000))
-      .skip(opts.offset ?? 0)
-      .getManyAndCount();
+    const [events, total] = await onReplica(this.events.manager.connection, (runner) =>
+      this.filtered(orgId, opts, runner)
+        .take(Math.min(opts.limit ?? 50, 1000))
+        .skip(opts.offset ?? 0)
+        .getManyAndCount(),
+    );
     return { events, total };
   }
 
@@ -63,20 +69,33 @@ export class AuditService {
     pageSize = 1000,
   ): AsyncGenerator<AuditEventEntity> {
     let cursor: { at: string; id: string } | undefined;
-    for (;;) {
-      const qb = this.filtered(orgId, opts).take(pageSize).addSelect('e.created_at::text', 'cursor_at');
-      if (cursor) qb.andWhere('(e.created_at, e.id) < (CAST(:at AS timestamptz), CAST(:id AS uuid))', cursor);
-      const { entities, raw } = await qb.getRawAndEntities<{ cursor_at: string }>();
-      yield* entities;
-      if (entities.length < pageSize) return;
-      cursor = { at: raw[raw.length - 1].cursor_at, id: entities[entities.length - 1].id };
+    // One replica connection for the whole export, so its pages read one replica's history in order.
+    const runner = this.events.manager.connection.createQueryRunner('slave');
+    try {
+      for (;;) {
+        const qb = this.filtered(orgId, opts, runner)
+          .take(pageSize)
+          .addSelect('e.created_at::text', 'cursor_at');
+        if (cursor)
+          qb.andWhere('(e.created_at, e.id) < (CAST(:at AS timestamptz), CAST(:id AS uuid))', cursor);
+        const { entities, raw } = await qb.getRawAndEntities<{ cursor_at: string }>();
+        yield* entities;
+        if (entities.length < pageSize) return;
+        cursor = { at: raw[raw.length - 1].cursor_at, id: entities[entities.length - 1].id };
+      }
+    } finally {
+      await runner.release();
     }
   }
 
   /** The organization's events matching the filters, newest first (ties by id). */
-  private filtered(orgId: string, opts: Pick<AuditListOptions, 'action' | 'from' | 'to'>) {
+  private filtered(
+    orgId: string,
+    opts: Pick<AuditListOptions, 'action' | 'from' | 'to'>,
+    runner: QueryRunner,
+  ) {
     const qb = this.events
-      .createQueryBuilder('e')
+      .createQueryBuilder('e', runner)
       .where('e.org_id = :orgId', { orgId })
       .orderBy('e.created_at', 'DESC')
       .addOrderBy('e.id', 'DESC');
@@ -87,12 +106,14 @@ export class AuditService {
   }
 
   async actions(orgId: string): Promise<string[]> {
-    const rows = await this.events
-      .createQueryBuilder('e')
-      .select('DISTINCT e.action', 'action')
-      .where('e.org_id = :orgId', { orgId })
-      .orderBy('action')
-      .getRawMany<{ action: string }>();
+    const rows = await onReplica(this.events.manager.connection, (runner) =>
+      this.events
+        .createQueryBuilder('e', runner)
+        .select('DISTINCT e.action', 'action')
+        .where('e.org_id = :orgId', { orgId })
+        .orderBy('action')
+        .getRawMany<{ action: string }>(),
+    );
     return rows.map((r) => r.action);
   }
 }

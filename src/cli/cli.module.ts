@@ -8,7 +8,9 @@ import { UserCreateCommand } from '../dashboard/user-create.command';
 import { DatabaseModule } from '../database/database.module';
 import { CATALOGUE_COMMANDS } from '../products/catalogue-import.command';
 import { ProductsCatalogueModule } from '../products/products.module';
+import { StorageModule } from '../storage';
 import { DemoBootstrapCommand } from './demo.command';
+import { OPS_COMMANDS } from './ops.commands';
 import { ORG_COMMANDS } from './org.commands';
 
 /** The admin CLI shares the application's modules (services only, no HTTP). */
@@ -24,8 +26,15 @@ export class CliModule {
         AuthCoreModule,
         DashboardUsersModule,
         ProductsCatalogueModule,
+        StorageModule,
       ],
-      providers: [...ORG_COMMANDS, DemoBootstrapCommand, UserCreateCommand, ...CATALOGUE_COMMANDS],
+      providers: [
+        ...ORG_COMMANDS,
+        DemoBootstrapCommand,
+        UserCreateCommand,
+        ...CATALOGUE_COMMANDS,
+        ...OPS_COMMANDS,
+      ],
     };
   }
 }

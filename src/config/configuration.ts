@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { EnvDto, validateEnv } from './env.schema';
+import { EnvDto, splitList, validateEnv } from './env.schema';
 
 export { validateEnv };
 
@@ -7,7 +7,8 @@ export type Role = 'all' | 'api' | 'worker';
 
 export interface AllConfig {
   app: { env: string; port: number; role: Role; logLevel: string; publicBaseUrl: string; bodyLimit: string };
-  db: { url: string; migrationsRun: boolean };
+  /** `replicaUrls`: read replicas for reads that may lag (DATABASE_REPLICA_URLS; empty: none). */
+  db: { url: string; replicaUrls: string[]; migrationsRun: boolean };
   redis: { url: string };
   queue: { prefix: string; concurrency: number };
   storage: {
@@ -46,6 +47,7 @@ export function buildConfig(env: EnvDto): AllConfig {
     },
     db: {
       url: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/taste',
+      replicaUrls: splitList(env.DATABASE_REPLICA_URLS),
       migrationsRun: env.DB_MIGRATIONS_RUN ?? true,
     },
     redis: { url: env.REDIS_URL ?? 'redis://127.0.0.1:6379' },

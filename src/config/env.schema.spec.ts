@@ -57,3 +57,41 @@ describe('configuration', () => {
     expect(message).not.toContain('app:');
   });
 });
+
+describe('deployment settings', () => {
+  it('reads DATABASE_REPLICA_URLS as a comma list (empty: no replicas)', () => {
+    expect(buildConfig(validateEnv({})).db.replicaUrls).toEqual([]);
+    expect(buildConfig(validateEnv({ DATABASE_REPLICA_URLS: '' })).db.replicaUrls).toEqual([]);
+    expect(
+      buildConfig(
+        validateEnv({
+          DATABASE_REPLICA_URLS: 'postgres://ro@replica_1:5432/taste, postgresql://ro@replica-2/taste',
+        }),
+      ).db.replicaUrls,
+    ).toEqual(['postgres://ro@replica_1:5432/taste', 'postgresql://ro@replica-2/taste']);
+  });
+
+  it('refuses a replica list with a non-PostgreSQL URL, without printing any credentials', () => {
+    let message = '';
+    try {
+      validateEnv({ DATABASE_REPLICA_URLS: 'postgres://ro:pw1@a/taste,mysql://ro:pw2@b/taste' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toContain('DATABASE_REPLICA_URLS=');
+    expect(message).not.toContain('pw1');
+    expect(message).not.toContain('pw2');
+  });
+
+  it('accepts a Redis Sentinel URL and refuses a broken one without printing its password', () => {
+    expect(() => validateEnv({ REDIS_URL: 'redis-sentinel://:pw@s1:26379,s2:26379/mymaster' })).not.toThrow();
+    let message = '';
+    try {
+      validateEnv({ REDIS_URL: 'redis-sentinel://:hunter2@s1:port/mymaster' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toContain('REDIS_URL=');
+    expect(message).not.toContain('hunter2');
+  });
+});

@@ -1,4 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
+import { redisConnectionOptions } from '../redis/redis-url';
 import {
   IsBoolean,
   IsIn,
@@ -43,20 +44,62 @@ function IsConnectionUrl(protocols: string[], options?: ValidationOptions): Prop
   );
 }
 
-/** The value as shown in a configuration error: a URL's user and password are never printed. */
-function shown(value: unknown): string {
-  if (typeof value === 'string') {
+/** A `REDIS_URL`: one server (`redis://`, `rediss://`) or Redis Sentinel (`redis-sentinel://h1,h2/name`). */
+function IsRedisUrl(options?: ValidationOptions): PropertyDecorator {
+  let problem = '';
+  return ValidateBy(
+    {
+      name: 'isRedisUrl',
+      validator: {
+        validate: (value: unknown) => {
+          if (typeof value !== 'string') return false;
+          try {
+            redisConnectionOptions(value);
+            return true;
+          } catch (err) {
+            problem = err instanceof Error ? err.message : String(err);
+            return false;
+          }
+        },
+        defaultMessage: () => problem || 'must be a redis:// or redis-sentinel:// URL',
+      },
+    },
+    options,
+  );
+}
+
+/** A comma list of connection strings, each with one of `protocols` (empty: none). */
+function IsConnectionUrlList(protocols: string[], options?: ValidationOptions): PropertyDecorator {
+  const single = (value: string): boolean => {
     try {
-      const url = new URL(value);
-      if (url.username || url.password) {
-        url.username = '***';
-        url.password = '';
-        return JSON.stringify(url.toString());
-      }
+      return protocols.includes(new URL(value).protocol.replace(/:$/, ''));
     } catch {
-      // not a URL: shown as given
+      return false;
     }
-  }
+  };
+  return ValidateBy(
+    {
+      name: 'isConnectionUrlList',
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && splitList(value).every(single),
+        defaultMessage: () => `must be a comma list of ${protocols.join(' or ')}:// URLs`,
+      },
+    },
+    options,
+  );
+}
+
+/** The items of a comma list, trimmed, empty ones dropped. */
+export function splitList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+/** The value as shown in a configuration error: the user and password of any URL in it are never printed. */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.replace(/\/\/[^/?#@\s]*@/g, '//***@'));
   return JSON.stringify(value);
 }
 
@@ -72,7 +115,8 @@ export class EnvDto {
 
   @IsOptional() @IsConnectionUrl(['postgres', 'postgresql']) DATABASE_URL?: string;
   @IsOptional() @Transform(toBool) @IsBoolean() DB_MIGRATIONS_RUN?: boolean;
-  @IsOptional() @IsConnectionUrl(['redis', 'rediss']) REDIS_URL?: string;
+  @IsOptional() @IsConnectionUrlList(['postgres', 'postgresql']) DATABASE_REPLICA_URLS?: string;
+  @IsOptional() @IsRedisUrl() REDIS_URL?: string;
 
   @IsOptional() @IsString() QUEUE_PREFIX?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(16) GENERATION_CONCURRENCY?: number;

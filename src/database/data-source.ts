@@ -2,11 +2,25 @@ import 'reflect-metadata';
 import { join } from 'node:path';
 import { DataSource, DataSourceOptions } from 'typeorm';
 
-/** Entities and migrations are found by glob so that every module's entity is registered once. */
-export function dataSourceOptions(url: string): DataSourceOptions {
+/**
+ * Entities and migrations are found by glob so that every module's entity is registered once.
+ * With `replicaUrls`, TypeORM's replication pools: every query goes to the primary (`defaultMode:
+ * 'master'`, so a read never misses this process's own write) except those a repository sends to a
+ * replica on purpose through `onReplica` (src/database/replica.ts; docs/decisions/0013-read-replicas.md).
+ */
+export function dataSourceOptions(url: string, replicaUrls: readonly string[] = []): DataSourceOptions {
   return {
     type: 'postgres',
     url,
+    ...(replicaUrls.length > 0
+      ? {
+          replication: {
+            master: { url },
+            slaves: replicaUrls.map((replica) => ({ url: replica })),
+            defaultMode: 'master' as const,
+          },
+        }
+      : {}),
     entities: [join(__dirname, '..', '**', '*.entity.{ts,js}')],
     migrations: [join(__dirname, '..', '..', 'migrations', '*-*.{ts,js}')],
     migrationsTableName: 'typeorm_migrations',

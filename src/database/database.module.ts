@@ -10,7 +10,11 @@ import { dataSourceOptions } from './data-source';
       inject: [ConfigService],
       useFactory: (config: ConfigService<AllConfig, true>) => {
         const db = config.get('db', { infer: true });
-        return { ...dataSourceOptions(db.url), migrationsRun: db.migrationsRun, autoLoadEntities: false };
+        return {
+          ...dataSourceOptions(db.url, db.replicaUrls),
+          migrationsRun: db.migrationsRun,
+          autoLoadEntities: false,
+        };
       },
     }),
   ],

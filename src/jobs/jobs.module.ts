@@ -1,8 +1,10 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
+import type { ConnectionOptions } from 'bullmq';
 import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AllConfig } from '../config/configuration';
+import { redisConnectionOptions } from '../redis/redis-url';
 import { JobEntity } from './job.entity';
 import { QueueName } from './job.types';
 import { JobsController } from './jobs.controller';
@@ -16,7 +18,10 @@ import { JobsService } from './jobs.service';
       inject: [ConfigService],
       useFactory: (config: ConfigService<AllConfig, true>) => ({
         // Workers block on Redis: they must not give up on a request (maxRetriesPerRequest: null).
-        connection: { url: config.get('redis', { infer: true }).url, maxRetriesPerRequest: null },
+        connection: {
+          ...redisConnectionOptions(config.get('redis', { infer: true }).url),
+          maxRetriesPerRequest: null,
+        } as ConnectionOptions,
         prefix: config.get('queue', { infer: true }).prefix,
       }),
     }),

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { onReplica } from '../database/replica';
 import type { CatalogueRow } from './catalogue-feed';
 import type { ProductGender } from './product.entity';
 
@@ -61,7 +62,10 @@ export type CandidateRow = Omit<ProductUpsertRow, 'price' | 'availability'> & {
  */
 const NEAREST_CELLS = 256;
 
-/** Upserts and candidate reads of the global catalogue. The only place that touches its tables. */
+/**
+ * Upserts and candidate reads of the global catalogue. The only place that touches its tables. Search
+ * reads go to a read replica when there are any (a catalogue a moment behind the primary is fine).
+ */
 @Injectable()
 export class ProductsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -186,8 +190,11 @@ export class ProductsRepository {
   private async rankCandidates(where: string, params: unknown[], limit: number): Promise<CandidateRow[]> {
     params.push(limit);
     const rankExpr = params[0] === '' ? '0::real' : `ts_rank(s.search, to_tsquery('english', $1))`;
-    const rows: (Omit<CandidateRow, 'textRank'> & { textRank: string | number })[] = await this.db.query(
-      `SELECT s.id, s.external_id AS "externalId", s.title, s.designer, s.description, s.price, s.currency,
+    const rows: (Omit<CandidateRow, 'textRank'> & { textRank: string | number })[] = await onReplica(
+      this.db,
+      (r) =>
+        r.query(
+          `SELECT s.id, s.external_id AS "externalId", s.title, s.designer, s.description, s.price, s.currency,
          s.url, s.media_url AS "mediaUrl", s.media_url_alt AS "mediaUrlAlt", s.gender, s.colour, s.material,
          s.pattern, s.category, s.colour_l AS "colourL", s.colour_a AS "colourA", s.colour_b AS "colourB",
          s.colour_family AS "colourFamily", ${rankExpr} AS "textRank"
@@ -195,7 +202,8 @@ export class ProductsRepository {
        WHERE ${where} AND $1::text IS NOT NULL
        ORDER BY "textRank" DESC, s.id
        LIMIT $${params.length}`,
-      params,
+          params,
+        ),
     );
     return rows.map((r) => ({ ...r, textRank: Number(r.textRank) }));
   }
@@ -205,9 +213,11 @@ export class ProductsRepository {
    * reading rows at the bound): tells a rare query word from a common one.
    */
   async countMatchesUpTo(tsquery: string, upTo: number): Promise<number> {
-    const [row]: { n: string }[] = await this.db.query(
-      `SELECT count(*) AS n FROM (SELECT 1 FROM products s WHERE s.search @@ to_tsquery('english', $1) LIMIT $2) m`,
-      [tsquery, upTo],
+    const [row]: { n: string }[] = await onReplica(this.db, (r) =>
+      r.query(
+        `SELECT count(*) AS n FROM (SELECT 1 FROM products s WHERE s.search @@ to_tsquery('english', $1) LIMIT $2) m`,
+        [tsquery, upTo],
+      ),
     );
     return Number(row.n);
   }

@@ -2,6 +2,7 @@ import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nest
 import { ConfigService } from '@nestjs/config';
 import Redis from 'ioredis';
 import { AllConfig } from '../config/configuration';
+import { createRedisClient } from './redis-url';
 
 export const REDIS = Symbol('REDIS');
 
@@ -22,7 +23,10 @@ class RedisCloser implements OnApplicationShutdown {
       provide: REDIS,
       inject: [ConfigService],
       useFactory: (config: ConfigService<AllConfig, true>) =>
-        new Redis(config.get('redis', { infer: true }).url, { maxRetriesPerRequest: 2, lazyConnect: false }),
+        createRedisClient(config.get('redis', { infer: true }).url, {
+          maxRetriesPerRequest: 2,
+          lazyConnect: false,
+        }),
     },
     RedisCloser,
   ],
