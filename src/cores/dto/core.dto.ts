@@ -66,6 +66,13 @@ export class CoreCreateDto extends CoreImagesInput {
   name!: string;
 }
 
+/** Whether a PATCH body replaces images (and so does the work of a create). */
+export function replacesImages(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const b = body as Partial<CoreUpdateDto>;
+  return b.imageUrls !== undefined || b.images !== undefined;
+}
+
 export class CoreUpdateDto extends CoreImagesInput {
   @ApiPropertyOptional({
     description: 'New name.',
