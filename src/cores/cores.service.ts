@@ -145,6 +145,17 @@ export class CoresService {
       throw err;
     }
     const { purged, failed } = await this.images.purge(swapped.oldKeys);
+    await this.audit.record(ctx, {
+      action: 'core.images_replaced',
+      targetType: 'core',
+      targetId: id,
+      metadata: {
+        jobId: swapped.jobId,
+        images: stored.length,
+        imagesPurged: purged,
+        imagesFailed: failed,
+      },
+    });
     await this.startGeneration(ctx.orgId, id, swapped.jobId);
     return { ...(await this.get(ctx, id)), jobId: swapped.jobId, imagesPurged: purged, imagesFailed: failed };
   }
