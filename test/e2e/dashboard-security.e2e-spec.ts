@@ -178,6 +178,29 @@ describe('dashboard roles, sessions and lockout (e2e)', () => {
       .expect(429);
   });
 
+  it("caps dashboard forms at 1 MB, except an owner's image replacement", async () => {
+    const big = 'x'.repeat(2 * 1024 * 1024);
+    const anonymous = new DashboardClient(t.baseUrl);
+    const _csrfAnon = await anonymous.formToken('/dashboard/sign-in');
+    const signIn = await anonymous.post('/dashboard/sign-in', { ...owner, _csrf: _csrfAnon, padding: big });
+    expect(signIn.status).toBe(413);
+    const anonImages = await anonymous.post(`/dashboard/cores/${coreId}/images`, {
+      images: `data:image/png;base64,${big}`,
+    });
+    expect(anonImages.status).toBe(413);
+    const o = await signedIn(owner);
+    const _csrf = await o.formToken(`/dashboard/cores/${coreId}`);
+    expect(
+      (await o.post(`/dashboard/cores/${coreId}/rename`, { _csrf, name: 'n', padding: big })).status,
+    ).toBe(413);
+    const replaced = await o.post(`/dashboard/cores/${coreId}/images`, {
+      _csrf,
+      images: `data:image/png;base64,${big}`,
+    });
+    expect(replaced.status).toBe(303); // read and refused as an image, on the page
+    expect((await o.get(`/dashboard/cores/${coreId}`)).text).toMatch(/image 1/i);
+  });
+
   it('ends a session at its absolute lifetime, however active it was', async () => {
     const o = await signedIn(owner);
     expect((await o.get('/dashboard')).status).toBe(200);
