@@ -51,7 +51,7 @@ export interface paths {
         head?: never;
         /**
          * Rename a core or replace its images
-         * @description A rename alone starts no job. Replacing images ingests the new ones, deletes the objects behind the old ones and starts a new generation job (coreStatus goes back to processing).
+         * @description A rename alone starts no job. Replacing images ingests the new ones, deletes the objects behind the old ones and starts a new generation job (coreStatus goes back to processing). An image-replacing PATCH takes one unit of the creation budget, like POST /cores (429 with the same X-RateLimit-*-Create headers); a rename alone does not.
          */
         patch: operations["updateCore"];
         trace?: never;

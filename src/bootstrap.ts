@@ -3,7 +3,10 @@ import { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
+import type { NextFunction, Request, Response } from 'express';
 import { AppModule } from './app.module';
+import { ApiKeyMiddleware } from './auth/api-key.middleware';
+import { jsonBodyParsers } from './common/body-parsing';
 import { createValidationPipe } from './common/validation.pipe';
 import { AllConfig } from './config/configuration';
 import { requestId } from './logging/logging.module';
@@ -31,6 +34,10 @@ export async function startWorker(config: AllConfig): Promise<INestApplicationCo
   return app;
 }
 
+function hasBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
 export function configureApp(app: INestApplication & NestExpressApplication, config: AllConfig): void {
   app.useLogger(new StartupQuietLogger(app.get(Logger)));
   app.set('trust proxy', 'loopback');
@@ -40,7 +47,16 @@ export function configureApp(app: INestApplication & NestExpressApplication, con
     req.id = requestId(req, res);
     next();
   });
-  app.useBodyParser('json', { limit: config.app.bodyLimit });
+  // Authentication from the header before any body is read: an anonymous upload is answered 401 and
+  // its connection closed, never buffered or parsed (docs/decisions/0022-body-handling-before-auth.md).
+  const apiKeys = app.get(ApiKeyMiddleware);
+  app.use(['/api/v1/org', '/mcp'], (req: Request, res: Response, next: NextFunction) => {
+    apiKeys.use(req, res, next).catch((err: unknown) => {
+      if (hasBody(req)) res.setHeader('Connection', 'close');
+      next(err);
+    });
+  });
+  app.use(jsonBodyParsers(config.app.bodyLimit));
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   setupSwagger(app);

@@ -9,7 +9,8 @@ const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
 /**
  * Authenticates every request under `/api/v1/org` (and `/mcp`), matched routes or not, so an
  * unknown route answers 401 to an anonymous caller and 404 to an authenticated one.
- * Errors are thrown (not passed to `next`) so Nest's global exception filter shapes the body.
+ * Installed by `configureApp` in front of the body parsers, so an anonymous request is answered 401
+ * before its body is read. Errors are thrown (the caller passes them on to Nest's exception filter).
  * Keys are only accepted in the Authorization header, never in a query string.
  */
 @Injectable()

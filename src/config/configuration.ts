@@ -29,7 +29,7 @@ export interface AllConfig {
   };
   ingest: { allowedHosts: string[]; timeoutMs: number };
   throttle: { generalPerMin: number; createPerMin: number; searchPerMin: number };
-  auth: { pepper: string; keyCacheMs: number; sessionSecret: string };
+  auth: { pepper: string; keyCacheMs: number; sessionSecret: string; sessionAbsoluteTimeoutSeconds: number };
 }
 
 /** Maps the validated environment to typed namespaces with the defaults of DECISIONS.md. */
@@ -90,6 +90,8 @@ export function buildConfig(env: EnvDto): AllConfig {
       pepper: env.API_KEY_PEPPER ?? 'taste-dev-pepper-change-me',
       keyCacheMs: env.API_KEY_CACHE_MS ?? 0,
       sessionSecret: env.SESSION_SECRET ?? 'taste-dev-session-secret-change-me',
+      // A dashboard session ends this long after sign-in, however active it is (the idle timeout is 8 h).
+      sessionAbsoluteTimeoutSeconds: env.SESSION_ABSOLUTE_TIMEOUT_SECONDS ?? 12 * 3600,
     },
   };
 }

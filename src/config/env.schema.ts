@@ -149,6 +149,7 @@ export class EnvDto {
   @IsOptional() @IsString() API_KEY_PEPPER?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(60000) API_KEY_CACHE_MS?: number;
   @IsOptional() @IsString() SESSION_SECRET?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(60) SESSION_ABSOLUTE_TIMEOUT_SECONDS?: number;
 }
 
 /** Validates raw env; throws an Error whose message names every bad variable. */

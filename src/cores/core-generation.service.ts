@@ -71,9 +71,12 @@ export class CoreGenerationService {
         this.logger.warn(`job ${jobId}: transient failure, will retry: ${String(err)}`);
         return 'retry';
       }
-      const message = err instanceof TasteGenerationError ? err.message : UNEXPECTED;
+      // Tenants see the public text; provider details (status, provider message) go to the log only.
+      const message = err instanceof TasteGenerationError ? err.publicMessage : UNEXPECTED;
       if (!(err instanceof TasteGenerationError)) {
         this.logger.error(`job ${jobId}: ${err instanceof Error ? err.stack : String(err)}`);
+      } else if (err.publicMessage !== err.message) {
+        this.logger.warn(`job ${jobId} for core ${coreId} failed: ${err.message}`);
       }
       await this.repo.transaction(async (manager) => {
         await this.repo.applyFailure(manager, coreId, jobId, message);

@@ -13,6 +13,7 @@ import {
   CoreResponseDto,
   CoreUpdateDto,
   CoreUpdateResponseDto,
+  replacesImages,
 } from './dto/core.dto';
 
 @ApiTags('cores')
@@ -63,11 +64,14 @@ export class CoresController {
     summary: 'Rename a core or replace its images',
     description:
       'A rename alone starts no job. Replacing images ingests the new ones, deletes the objects behind ' +
-      'the old ones and starts a new generation job (coreStatus goes back to processing).',
+      'the old ones and starts a new generation job (coreStatus goes back to processing). An ' +
+      'image-replacing PATCH takes one unit of the creation budget, like POST /cores (429 with the ' +
+      'same X-RateLimit-*-Create headers); a rename alone does not.',
   })
   @ApiParam({ name: 'id', description: 'Core id.' })
   @ApiOkResponse({ type: CoreUpdateResponseDto })
   @ApiOrgOperation(400, 404, 413, 503)
+  @ThrottleCategory('create', (req) => replacesImages(req.body))
   updateCore(
     @Org() ctx: OrgContext,
     @Param('id') id: string,

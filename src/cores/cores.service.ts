@@ -24,6 +24,7 @@ import {
   CoreResponseDto,
   CoreUpdateDto,
   CoreUpdateResponseDto,
+  replacesImages,
 } from './dto/core.dto';
 import { buildSearchText } from './synonyms';
 
@@ -103,7 +104,7 @@ export class CoresService {
    * new job in one transaction, then purges the old objects and reports the counts.
    */
   async update(ctx: OrgContext, id: string, dto: CoreUpdateDto): Promise<CoreUpdateResponseDto> {
-    const replacing = dto.imageUrls !== undefined || dto.images !== undefined;
+    const replacing = replacesImages(dto);
     if (!replacing && dto.name === undefined) {
       throw new BadRequestException('Nothing to update: send name, imageUrls or images.');
     }
@@ -144,6 +145,17 @@ export class CoresService {
       throw err;
     }
     const { purged, failed } = await this.images.purge(swapped.oldKeys);
+    await this.audit.record(ctx, {
+      action: 'core.images_replaced',
+      targetType: 'core',
+      targetId: id,
+      metadata: {
+        jobId: swapped.jobId,
+        images: stored.length,
+        imagesPurged: purged,
+        imagesFailed: failed,
+      },
+    });
     await this.startGeneration(ctx.orgId, id, swapped.jobId);
     return { ...(await this.get(ctx, id)), jobId: swapped.jobId, imagesPurged: purged, imagesFailed: failed };
   }

@@ -52,7 +52,7 @@ export class DashboardAuthController {
     const next = safeNext(form.next);
     try {
       const user = await this.signInService.signIn(form.email, form.password, req.ip ?? 'unknown');
-      await rotateSession(req, user.id);
+      await rotateSession(req, user);
       res.redirect(303, next);
     } catch (err: unknown) {
       if (!(err instanceof HttpException) || ![401, 429].includes(err.getStatus())) throw err;
@@ -78,7 +78,7 @@ export class DashboardAuthController {
       title: 'Sign in',
       active: 'none',
       viewer: null,
-      csrfToken: req.session.csrfToken ?? '',
+      csrfToken: req.anonymousCsrfToken ?? req.session?.csrfToken ?? '',
       flash: error ? { kind: 'error', text: error } : null,
       next,
       email,

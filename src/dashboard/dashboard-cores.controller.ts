@@ -27,6 +27,7 @@ import {
   DashboardFormDto,
   ProductSearchFormDto,
 } from './dto/dashboard-forms.dto';
+import { OwnerOnly } from './owner-only.decorator';
 import { SessionGuard } from './session.guard';
 
 /** A 4xx other than 404 is shown on the page it came from; 404 and 5xx go to the error page. */
@@ -73,6 +74,7 @@ export class DashboardCoresController {
   }
 
   @Post(':id/rename')
+  @OwnerOnly()
   async rename(
     @Viewer() viewer: DashboardViewer,
     @Req() req: Request,
@@ -91,6 +93,7 @@ export class DashboardCoresController {
   }
 
   @Post(':id/images')
+  @OwnerOnly()
   async replaceImages(
     @Viewer() viewer: DashboardViewer,
     @Req() req: Request,
@@ -118,6 +121,7 @@ export class DashboardCoresController {
   }
 
   @Get(':id/delete')
+  @OwnerOnly()
   async confirmDelete(
     @Viewer() viewer: DashboardViewer,
     @Req() req: Request,
@@ -128,6 +132,7 @@ export class DashboardCoresController {
   }
 
   @Post(':id/delete')
+  @OwnerOnly()
   async remove(
     @Viewer() viewer: DashboardViewer,
     @Req() req: Request,

@@ -52,7 +52,7 @@ export class DashboardCoresService {
     return this.cores.update(ctx, id, { name });
   }
 
-  replaceImages(
+  async replaceImages(
     ctx: OrgContext,
     id: string,
     input: { imageUrls?: string[]; images?: string[] },
@@ -60,6 +60,9 @@ export class DashboardCoresService {
     const imageUrls = input.imageUrls?.length ? input.imageUrls : undefined;
     const images = input.images?.length ? input.images : undefined;
     if (!imageUrls && !images) throw new BadRequestException('Choose image files or enter image URLs.');
+    // A replacement does the work of a create: 404 first, then one unit of the creation budget.
+    await this.cores.get(ctx, id);
+    await this.rateLimits.consumeOrThrow('create', ctx.orgId);
     return this.cores.update(ctx, id, { imageUrls, images });
   }
 

@@ -40,7 +40,7 @@ export class DashboardExceptionFilter implements ExceptionFilter {
           title,
           active: 'none',
           viewer: req.dashboard ?? null,
-          csrfToken: req.session?.csrfToken ?? '',
+          csrfToken: req.dashboard?.csrfToken ?? req.anonymousCsrfToken ?? '',
           status,
           message,
         }),

@@ -10,6 +10,10 @@ declare module 'express-session' {
   interface SessionData {
     userId?: string;
     csrfToken?: string;
+    /** Epoch ms of the sign-in: the session ends SESSION_ABSOLUTE_TIMEOUT_SECONDS later. */
+    signedInAt?: number;
+    /** Fingerprint of the password hash at sign-in: a password change ends the session. */
+    passwordVersion?: string;
     /** One-shot notice shown on the next page (post/redirect/get). */
     flash?: { kind: 'success' | 'error'; text: string };
   }
@@ -22,7 +26,8 @@ export interface DashboardViewer {
   csrfToken: string;
 }
 
-export type DashboardRequest = Request & { dashboard?: DashboardViewer };
+/** `anonymousCsrfToken`: the signed double-submit token of a visitor without a session. */
+export type DashboardRequest = Request & { dashboard?: DashboardViewer; anonymousCsrfToken?: string };
 
 /** Thrown by the SessionGuard for an anonymous visitor; the dashboard filter redirects to sign-in. */
 export class SignInRequiredException extends HttpException {

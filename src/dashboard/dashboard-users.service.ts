@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { BadRequestException, Injectable } from '@nestjs/common';
 import * as argon2 from 'argon2';
 import { randomBytes } from 'node:crypto';
@@ -27,6 +28,8 @@ export interface SignedInUser {
   email: string;
   role: DashboardRole;
   ctx: OrgContext;
+  /** Changes whenever the password does (a fingerprint of its salted hash): sessions compare it. */
+  passwordVersion: string;
 }
 
 export function normaliseEmail(email: string): string {
@@ -106,6 +109,7 @@ export class DashboardUsersService {
       id: user.id,
       email: user.email,
       role: user.role,
+      passwordVersion: createHash('sha256').update(user.passwordHash).digest('base64url').slice(0, 22),
       ctx: {
         orgId: user.orgId,
         orgName: user.organization?.name ?? '',

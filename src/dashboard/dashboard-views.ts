@@ -16,6 +16,8 @@ export interface PageBase {
   viewer: DashboardViewer | null;
   csrfToken: string;
   flash?: { kind: 'success' | 'error'; text: string } | null;
+  /** Whether the viewer may use owner-only controls (they are hidden from members and refused on the server). */
+  isOwner?: boolean;
 }
 
 const formatDate = (value: Date | string | null | undefined): string => {
@@ -34,6 +36,7 @@ export class DashboardViews {
   private readonly eta = new Eta({ views: VIEWS_DIR, autoEscape: true, cache: true, useWith: false });
 
   render<T extends PageBase>(template: string, page: T): string {
-    return this.eta.render(template, { ...page, helpers: { formatDate, safeUrl } });
+    const isOwner = page.viewer?.user.role === 'owner';
+    return this.eta.render(template, { ...page, isOwner, helpers: { formatDate, safeUrl } });
   }
 }

@@ -21,6 +21,7 @@ import { DashboardOverviewService } from './dashboard-overview.service';
 import { DashboardViewer, Viewer } from './dashboard-session';
 import { DashboardViews, NavSection, PageBase } from './dashboard-views';
 import { AuditQueryDto, DashboardFormDto, KeyCreateFormDto } from './dto/dashboard-forms.dto';
+import { OwnerOnly } from './owner-only.decorator';
 import { takeFlash } from './session-helpers';
 import { SessionGuard } from './session.guard';
 
@@ -54,6 +55,7 @@ export class DashboardController {
 
   /** Renders the new key in the response itself: it is never stored, so it cannot be shown again. */
   @Post('keys')
+  @OwnerOnly()
   async createKey(
     @Viewer() viewer: DashboardViewer,
     @Req() req: Request,
@@ -69,6 +71,7 @@ export class DashboardController {
   }
 
   @Get('keys/:id/revoke')
+  @OwnerOnly()
   async confirmRevoke(
     @Viewer() viewer: DashboardViewer,
     @Req() req: Request,
@@ -79,6 +82,7 @@ export class DashboardController {
   }
 
   @Post('keys/:id/revoke')
+  @OwnerOnly()
   async revokeKey(
     @Viewer() viewer: DashboardViewer,
     @Req() req: Request,
@@ -102,6 +106,7 @@ export class DashboardController {
   }
 
   @Get('audit/export.csv')
+  @OwnerOnly()
   async auditCsv(
     @Viewer() viewer: DashboardViewer,
     @Res() res: Response,

@@ -7,6 +7,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type Redis from 'ioredis';
 import { AuditModule } from '../audit/audit.module';
 import { AuthCoreModule } from '../auth/auth.module';
+import { SMALL_BODY_LIMIT_BYTES } from '../common/body-parsing';
 import { AllConfig } from '../config/configuration';
 import { CoresModule } from '../cores/cores.module';
 import { ProductsModule } from '../products/products.module';
@@ -32,6 +33,7 @@ import { RootController } from './root.controller';
 import { SessionGuard } from './session.guard';
 
 const SESSION_TTL_SECONDS = 8 * 3600;
+const IMAGE_FORM = /^\/dashboard\/cores\/[^/?]+\/images\/?(\?|$)/i;
 
 /** Dashboard people, usable without HTTP or Redis (the CLI's `user:create`, `demo:bootstrap`). */
 @Module({
@@ -101,11 +103,19 @@ export class DashboardModule implements NestModule {
         maxAge: SESSION_TTL_SECONDS * 1000,
       },
     });
+    // Forms are capped at 1 MB, except the image replacement (data URLs) of a signed-in user: the
+    // session is read first, so an anonymous body is never read with the large limit.
+    const smallForm = urlencoded({ extended: false, limit: SMALL_BODY_LIMIT_BYTES, parameterLimit: 100 });
+    const imageForm = urlencoded({ extended: false, limit: app.bodyLimit, parameterLimit: 100 });
+    const forms = (req: Request, res: Response, next: NextFunction): void => {
+      const large = req.method === 'POST' && IMAGE_FORM.test(req.originalUrl) && Boolean(req.session?.userId);
+      (large ? imageForm : smallForm)(req, res, next);
+    };
     consumer.apply(securityHeaders).forRoutes('dashboard', 'dashboard/*path');
     // Static assets carry no session: a rolling session would set its cookie on publicly cacheable
     // responses (and cost a Redis round trip per file).
     consumer
-      .apply(urlencoded({ extended: false, limit: app.bodyLimit, parameterLimit: 100 }), sessions)
+      .apply(sessions, forms)
       .exclude('dashboard/assets/*path')
       .forRoutes('dashboard', 'dashboard/*path');
   }

@@ -29,17 +29,26 @@ describe('sign-in throttling', () => {
       (err: { getStatus?: () => number }) => err.getStatus?.() ?? 500,
     );
 
-  it('lets exactly 5 of 12 parallel wrong passwords through to the password check', async () => {
+  it('lets exactly 5 of 12 parallel wrong passwords from one address through to the password check', async () => {
     const email = `parallel-${process.pid}-${Date.now()}@example.com`;
-    const statuses = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => attempt(email, 'wrong', `10.0.0.${i}`)),
-    );
+    const ip = `10.0.${process.pid % 250}.1`;
+    const statuses = await Promise.all(Array.from({ length: 12 }, () => attempt(email, 'wrong', ip)));
     expect(statuses.filter((s) => s === 401)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(7);
-    // Blocked: even the right password is refused before it is checked, with the wait in seconds.
-    const blocked = await signIn.signIn(email, 'right', '10.0.1.1').catch((err: unknown) => err);
+    // Blocked at that address: even the right password is refused before it is checked.
+    const blocked = await signIn.signIn(email, 'right', ip).catch((err: unknown) => err);
     expect(blocked).toBeInstanceOf(TooManySignInAttemptsException);
     expect((blocked as TooManySignInAttemptsException).retryAfterSeconds).toBeGreaterThan(60);
+    // Nobody can lock the user out from elsewhere: another address signs in.
+    expect(await attempt(email, 'right', `10.2.${process.pid % 250}.1`)).toBe(200);
+  });
+
+  it('caps failures per address across emails', async () => {
+    const ip = `10.3.${process.pid % 250}.${Date.now() % 250}`;
+    for (let i = 0; i < 30; i += 1) {
+      expect(await attempt(`cap-${i}-${process.pid}-${Date.now()}@example.com`, 'wrong', ip)).toBe(401);
+    }
+    expect(await attempt(`cap-last-${process.pid}@example.com`, 'right', ip)).toBe(429);
   });
 
   it('forgets the failures of an email after a successful sign-in', async () => {

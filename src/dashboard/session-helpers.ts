@@ -1,12 +1,19 @@
 import type { Request } from 'express';
 import { newCsrfToken } from './csrf';
 
-/** Issues a new session id (and CSRF token) for `userId`: no session fixation across sign-in. */
-export function rotateSession(req: Request, userId: string): Promise<void> {
+/**
+ * Issues a new session id (and CSRF token) for the user: no session fixation across sign-in. The
+ * session remembers when it began and which password it was opened with.
+ */
+export function rotateSession(req: Request, user: { id: string; passwordVersion: string }): Promise<void> {
+  // A session ended earlier in this request (expired, password changed) is recreated first.
+  if (!req.session) req.sessionStore.generate(req);
   return new Promise((resolve, reject) => {
     req.session.regenerate((err: unknown) => {
       if (err) return reject(err instanceof Error ? err : new Error(String(err)));
-      req.session.userId = userId;
+      req.session.userId = user.id;
+      req.session.signedInAt = Date.now();
+      req.session.passwordVersion = user.passwordVersion;
       req.session.csrfToken = newCsrfToken();
       req.session.save((saveErr: unknown) =>
         saveErr ? reject(saveErr instanceof Error ? saveErr : new Error(String(saveErr))) : resolve(),
@@ -16,6 +23,7 @@ export function rotateSession(req: Request, userId: string): Promise<void> {
 }
 
 export function destroySession(req: Request): Promise<void> {
+  if (!req.session) return Promise.resolve();
   return new Promise((resolve) => req.session.destroy(() => resolve()));
 }
 

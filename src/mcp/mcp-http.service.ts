@@ -6,10 +6,8 @@ import {
   AuthInfo,
   createMcpHandler,
   isLegacyRequest,
-  localhostAllowedOrigins,
   McpHttpHandler,
   McpRequestContext,
-  validateOriginHeader,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { Request as ExpressRequest, Response as ExpressResponse } from 'express';
@@ -17,7 +15,42 @@ import { OrgContext } from '../auth/org-context';
 import { AllConfig } from '../config/configuration';
 import { McpToolsService } from './mcp-tools.service';
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * The browser origins allowed to call /mcp, compared whole (scheme, host and port): the public base
+ * URL's origin, and on a loopback address the same scheme and port under every loopback name.
+ */
+export function allowedMcpOrigins(publicBaseUrl: string): Set<string> {
+  const own = new URL(publicBaseUrl);
+  const origins = new Set([own.origin]);
+  if (LOOPBACK.includes(own.hostname)) {
+    for (const host of LOOPBACK)
+      origins.add(new URL(`${own.protocol}//${host}${own.port ? `:${own.port}` : ''}`).origin);
+  }
+  return origins;
+}
+
+/** No Origin header (a non-browser client) passes; any other value must be an allowed origin exactly. */
+export function mcpOriginAllowed(origin: string | undefined, allowed: ReadonlySet<string>): boolean {
+  if (origin === undefined || origin === '') return true;
+  try {
+    const parsed = new URL(origin);
+    return parsed.origin === origin.replace(/\/$/, '') && allowed.has(parsed.origin);
+  } catch {
+    return false;
+  }
+}
+
+/** JSON-RPC batches are refused (docs/decisions/0022-body-handling-before-auth.md): one message per request. */
+const BATCH_REFUSED = {
+  jsonrpc: '2.0',
+  id: null,
+  error: {
+    code: -32600,
+    message: 'JSON-RPC batches are not supported: send one JSON-RPC message per HTTP request.',
+  },
+} as const;
 
 function orgFrom(ctx: McpRequestContext): OrgContext {
   const org = ctx.authInfo?.extra?.org as OrgContext | undefined;
@@ -66,15 +99,14 @@ export class McpHttpService implements OnApplicationShutdown {
   private readonly logger = new Logger('Mcp');
   private readonly handler: McpHttpHandler;
   private readonly baseUrl: string;
-  private readonly allowedOrigins: string[];
+  private readonly allowedOrigins: Set<string>;
 
   constructor(
     private readonly tools: McpToolsService,
     config: ConfigService<AllConfig, true>,
   ) {
     this.baseUrl = config.get('app', { infer: true }).publicBaseUrl;
-    const own = new URL(this.baseUrl).hostname;
-    this.allowedOrigins = LOOPBACK.has(own) ? [own, ...localhostAllowedOrigins()] : [own];
+    this.allowedOrigins = allowedMcpOrigins(this.baseUrl);
     this.handler = createMcpHandler((ctx) => this.tools.createServer(orgFrom(ctx)), {
       legacy: 'reject',
       responseMode: 'auto',
@@ -83,8 +115,14 @@ export class McpHttpService implements OnApplicationShutdown {
   }
 
   async handle(req: ExpressRequest, res: ExpressResponse, org: OrgContext): Promise<void> {
-    const origin = validateOriginHeader(req.headers.origin, this.allowedOrigins);
-    if (!origin.ok) throw new ForbiddenException(`Origin not allowed: ${req.headers.origin ?? ''}`);
+    if (!mcpOriginAllowed(req.headers.origin, this.allowedOrigins)) {
+      throw new ForbiddenException(`Origin not allowed: ${req.headers.origin ?? ''}`);
+    }
+    // A batch would run (and charge) many tool calls under one request's checks: refused whole.
+    if (Array.isArray(req.body)) {
+      res.status(400).json(BATCH_REFUSED);
+      return;
+    }
 
     const request = toWebRequest(req, this.baseUrl);
     const authInfo: AuthInfo = { token: 'api-key', clientId: org.apiKeyId ?? '', scopes: [], extra: { org } };

@@ -110,13 +110,13 @@ describe('ImagesController (GET /images/*key)', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('serves the stored bytes with the stored content type, nosniff and long caching', async () => {
+  it('serves the stored bytes with the stored content type, nosniff and a 5-minute cache lifetime', async () => {
     const key = newImageKey('webp'); // extension and stored type differ on purpose: the stored type wins
     await store.put(key, PNG, 'image/png');
     const res = await request(app.getHttpServer()).get(`/images/${key}`).expect(200);
     expect(res.headers['content-type']).toBe('image/png');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
     expect(res.headers['content-length']).toBe(String(PNG.length));
     expect(Buffer.from(res.body as Buffer)).toEqual(PNG);
   });
@@ -128,7 +128,7 @@ describe('ImagesController (GET /images/*key)', () => {
     await store.delete(key);
     const res = await request(app.getHttpServer()).get(`/images/${key}`).expect(404);
     expect(res.body).toMatchObject({ status: 404, message: expect.any(String) });
-    expect(res.headers['cache-control']).not.toBe('public, max-age=31536000, immutable');
+    expect(res.headers['cache-control'] ?? '').not.toMatch(/max-age|immutable/);
   });
 
   it('answers 404 for a key that never existed', async () => {

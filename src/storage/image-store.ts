@@ -2,6 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 
 /** Keys look like `img/<32 hex>.<ext>`: a short prefix, 128 random bits, an extension. Nothing else is accepted. */
+/**
+ * Cache lifetime of served images (fs route and S3 objects): a deleted or replaced image stops being
+ * served by browsers and shared caches within 5 minutes (README, "Security").
+ */
+export const IMAGE_CACHE_MAX_AGE_SECONDS = 300;
+export const IMAGE_CACHE_CONTROL = `public, max-age=${IMAGE_CACHE_MAX_AGE_SECONDS}`;
+
 export const IMAGE_KEY_PATTERN = /^[a-z0-9-]{1,32}\/[0-9a-f]{32}\.[a-z0-9]{2,5}$/;
 
 export function isValidImageKey(key: string): boolean {

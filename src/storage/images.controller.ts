@@ -2,11 +2,12 @@ import { Controller, Get, NotFoundException, Param, Res, StreamableFile } from '
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../auth/public.decorator';
-import { ImageStore } from './image-store';
+import { IMAGE_CACHE_CONTROL, ImageStore } from './image-store';
 
 /**
  * Serves stored images at their unguessable public URL (`fs` driver), without authentication.
- * Unknown, deleted and malformed keys all answer 404 (without the long-lived cache headers).
+ * Unknown, deleted and malformed keys all answer 404 (not cacheable); a found image may be cached for
+ * IMAGE_CACHE_MAX_AGE_SECONDS, so a deleted one stops being served within that time.
  */
 @ApiExcludeController()
 @Public()
@@ -22,7 +23,7 @@ export class ImagesController {
     const image = await this.store.open(Array.isArray(key) ? key.join('/') : key);
     if (!image) throw new NotFoundException('Image not found');
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    res.setHeader('Cache-Control', IMAGE_CACHE_CONTROL);
     res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
     return new StreamableFile(image.stream, { type: image.contentType, length: image.size });
   }

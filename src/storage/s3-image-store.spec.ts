@@ -57,6 +57,8 @@ describe('S3ImageStore (against s3rver on loopback)', () => {
     expect(await readAll(await client.getObject(s3.bucket, key))).toEqual(PNG);
     const stat = await client.statObject(s3.bucket, key);
     expect(stat.metaData['content-type']).toBe('image/png');
+    // Served with a cache lifetime short enough that a deleted image disappears within 5 minutes.
+    expect(stat.metaData['cache-control']).toBe('public, max-age=300');
 
     await store.delete(key);
     expect(await store.exists(key)).toBe(false);

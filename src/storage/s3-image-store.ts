@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Client } from 'minio';
-import { assertValidKey, ImageStore } from './image-store';
+import { assertValidKey, IMAGE_CACHE_CONTROL, ImageStore } from './image-store';
 
 export interface S3ImageStoreOptions {
   endpoint: string;
@@ -53,7 +53,7 @@ export class S3ImageStore extends ImageStore {
     await this.ensureBucket();
     await this.client.putObject(this.bucket, key, data, data.length, {
       'Content-Type': contentType,
-      'Cache-Control': 'public, max-age=31536000, immutable',
+      'Cache-Control': IMAGE_CACHE_CONTROL,
     });
   }
 

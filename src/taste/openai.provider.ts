@@ -72,7 +72,8 @@ const PROFILE_SCHEMA = {
  * The `openai` taste provider: captions each image with a vision model, then condenses the
  * captions and the local palette summary into a taste profile with a text model. Speaks the Chat
  * Completions API, so it works with OpenAI and OpenAI-compatible servers (Ollama, vLLM, LM Studio).
- * Every failure surfaces as a TasteGenerationError whose message a user can act on.
+ * Every failure surfaces as a TasteGenerationError: its message (for the operator's log) says what to
+ * fix; tenants see only the generic PROVIDER_FAILED_MESSAGE.
  */
 @Injectable()
 export class OpenAiTasteProvider implements TasteProvider {
@@ -122,7 +123,7 @@ export class OpenAiTasteProvider implements TasteProvider {
     });
     const caption = collapse(messageText(completion));
     if (!caption) {
-      throw new TasteGenerationError(
+      throw TasteGenerationError.provider(
         `vision provider returned an empty caption for image ${index + 1}`,
         false,
       );
@@ -154,7 +155,7 @@ export class OpenAiTasteProvider implements TasteProvider {
       if (profile) return profile;
       this.logger.warn(`text model returned an invalid profile (attempt ${attempt} of 2)`);
     }
-    throw new TasteGenerationError(INVALID_PROFILE, false);
+    throw TasteGenerationError.provider(INVALID_PROFILE, false);
   }
 
   /** One Chat Completions request with bounded retries; errors come out as TasteGenerationError. */
@@ -174,36 +175,39 @@ export class OpenAiTasteProvider implements TasteProvider {
   private toTasteError(err: unknown): TasteGenerationError {
     if (err instanceof TasteGenerationError) return err;
     if (err instanceof APIConnectionTimeoutError) {
-      return new TasteGenerationError(
+      return TasteGenerationError.provider(
         `vision provider did not answer within ${this.options.timeoutMs} ms (OPENAI_TIMEOUT_MS)`,
         true,
       );
     }
     if (err instanceof APIConnectionError) {
-      return new TasteGenerationError(`could not reach the vision provider at ${this.host}`, true);
+      return TasteGenerationError.provider(`could not reach the vision provider at ${this.host}`, true);
     }
     if (err instanceof APIError && typeof err.status === 'number') {
       const status = err.status;
       if (status === 401 || status === 403) {
-        return new TasteGenerationError(`vision provider returned ${status}: check OPENAI_API_KEY`, false);
+        return TasteGenerationError.provider(
+          `vision provider returned ${status}: check OPENAI_API_KEY`,
+          false,
+        );
       }
       if (status === 404) {
-        return new TasteGenerationError(
+        return TasteGenerationError.provider(
           'vision provider returned 404: check OPENAI_MODEL / OPENAI_BASE_URL',
           false,
         );
       }
       if (status === 429)
-        return new TasteGenerationError('vision provider rate limited the request (429)', true);
-      if (status >= 500) return new TasteGenerationError('vision provider returned 5xx', true);
+        return TasteGenerationError.provider('vision provider rate limited the request (429)', true);
+      if (status >= 500) return TasteGenerationError.provider('vision provider returned 5xx', true);
       const detail = this.providerMessage(err);
-      return new TasteGenerationError(
+      return TasteGenerationError.provider(
         `vision provider rejected the request (${status})${detail ? `: ${detail}` : ''}`,
         false,
       );
     }
     this.logger.error(`unexpected vision provider failure: ${this.redact(errorName(err))}`);
-    return new TasteGenerationError('vision provider request failed unexpectedly', false);
+    return TasteGenerationError.provider('vision provider request failed unexpectedly', false);
   }
 
   /** The provider's own short explanation, on one line, without the API key. */

@@ -3,7 +3,12 @@ import { ThrottlerGuard, ThrottlerRequest } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { RequestWithOrg } from '../auth/org-context';
 import { RateLimitExceededException } from './rate-limit.exception';
-import { THROTTLE_CATEGORY_KEY, ThrottleCategoryName } from './throttle-category.decorator';
+import {
+  THROTTLE_CATEGORY_KEY,
+  THROTTLE_WHEN_KEY,
+  ThrottleCategoryName,
+  ThrottleCondition,
+} from './throttle-category.decorator';
 
 /** Response header names per budget (documented in docs/decisions/0005-rate-limits.md). */
 export function rateLimitHeaderNames(throttler: string): { limit: string; remaining: string; reset: string } {
@@ -33,9 +38,11 @@ export class OrgThrottlerGuard extends ThrottlerGuard {
   protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
     const { context, limit, ttl, throttler, blockDuration, getTracker, generateKey } = props;
     const name = throttler.name ?? 'general';
-    if (name !== 'general' && this.categoryOf(context) !== name) return true;
-
     const req = context.switchToHttp().getRequest<Request & RequestWithOrg>();
+    if (name !== 'general' && (this.categoryOf(context) !== name || !this.conditionHolds(context, req))) {
+      return true;
+    }
+
     const res = context.switchToHttp().getResponse<Response>();
     const tracker = await getTracker(req, context);
     const key = generateKey(context, tracker, name);
@@ -50,6 +57,14 @@ export class OrgThrottlerGuard extends ThrottlerGuard {
       throw new RateLimitExceededException(record.timeToBlockExpire);
     }
     return true;
+  }
+
+  private conditionHolds(context: ExecutionContext, req: Request): boolean {
+    const when = this.reflector.getAllAndOverride<ThrottleCondition | undefined>(THROTTLE_WHEN_KEY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    return when === undefined || when(req);
   }
 
   private categoryOf(context: ExecutionContext): ThrottleCategoryName | undefined {

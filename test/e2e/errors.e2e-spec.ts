@@ -34,9 +34,16 @@ describe('error contract (e2e)', () => {
     expect(res.body.requestId).toBe(res.headers['x-request-id']);
   });
 
-  it('413 when the body is over the limit, before authentication', async () => {
+  it('401 for an anonymous body over the limit (authentication first), 413 with a key', async () => {
+    const anonymous = await http()
+      .post('/api/v1/org/cores')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ blob: 'x'.repeat(4096) }))
+      .expect(401);
+    expectErrorBody(anonymous.body, 401);
     const res = await http()
-      .post('/api/v1/org/me')
+      .post('/api/v1/org/cores')
+      .set('Authorization', `Bearer ${org.key}`)
       .set('Content-Type', 'application/json')
       .send(JSON.stringify({ blob: 'x'.repeat(4096) }))
       .expect(413);

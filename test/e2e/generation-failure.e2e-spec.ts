@@ -1,4 +1,6 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Logger } from '@nestjs/common';
+import { PROVIDER_FAILED_MESSAGE } from '../../src/taste/taste.types';
 import { api } from '../support/api';
 import { createOrgWithKey, startTestApp, TestApp } from '../support/app';
 import { colourPng, waitForCore } from '../support/cores';
@@ -8,16 +10,17 @@ import { colourPng, waitForCore } from '../support/cores';
  * answers with real Chat Completions error bodies. Failed generation is not an HTTP error: the core
  * and job become `failed` with an `error` a user can act on.
  */
-function fakeProvider(status: number): Promise<{ server: Server; url: string; hits: () => number }> {
+function fakeProvider(
+  status: number,
+  message = `status ${status}`,
+): Promise<{ server: Server; url: string; hits: () => number }> {
   let hits = 0;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     hits += 1;
     req.resume();
     req.on('end', () => {
       res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({ error: { message: `status ${status}`, type: 'invalid_request_error', code: null } }),
-      );
+      res.end(JSON.stringify({ error: { message, type: 'invalid_request_error', code: null } }));
     });
   });
   return new Promise((resolve) =>
@@ -29,8 +32,15 @@ function fakeProvider(status: number): Promise<{ server: Server; url: string; hi
 }
 
 describe('generation failures (e2e)', () => {
-  it('a non-transient provider error (401) fails the core and job at once, with an actionable error', async () => {
-    const provider = await fakeProvider(401);
+  it('a non-transient provider error (401) fails the core and job at once; the tenant sees a generic error, the log the details', async () => {
+    const provider = await fakeProvider(401, 'Incorrect API key provided for project proj_internal_42');
+    const warnings: string[] = [];
+    const spy = jest.spyOn(Logger.prototype, 'warn').mockImplementation(function (
+      this: Logger,
+      message: unknown,
+    ) {
+      warnings.push(String(message));
+    });
     const t: TestApp = await startTestApp({
       TASTE_PROVIDER: 'openai',
       OPENAI_BASE_URL: provider.url,
@@ -45,13 +55,22 @@ describe('generation failures (e2e)', () => {
       expect(created.status).toBe(202);
       const core = await waitForCore(t, org, created.body.coreId as string);
       expect(core.coreStatus).toBe('failed');
-      expect(core.error).toBe('vision provider returned 401: check OPENAI_API_KEY');
+      expect(core.error).toBe(PROVIDER_FAILED_MESSAGE);
+      expect(JSON.stringify(core)).not.toMatch(/401|OPENAI_API_KEY|proj_internal_42/);
+      expect(
+        warnings.some(
+          (w) =>
+            w.includes(created.body.jobId as string) &&
+            w.includes('vision provider returned 401: check OPENAI_API_KEY'),
+        ),
+      ).toBe(true);
       expect(core.taste).toBeNull();
       const job = await api(t, org.key).get(`/api/v1/org/jobs/${created.body.jobId}`);
       expect(job.body).toEqual(expect.objectContaining({ jobStatus: 'failed', error: core.error }));
       expect(JSON.stringify(core)).not.toContain('sk-test-secret');
       expect(provider.hits()).toBe(1); // no retry of a 401
     } finally {
+      spy.mockRestore();
       await t.close();
       provider.server.close();
     }
@@ -72,7 +91,7 @@ describe('generation failures (e2e)', () => {
       });
       const core = await waitForCore(t, org, created.body.coreId as string, 60000);
       expect(core.coreStatus).toBe('failed');
-      expect(core.error).toBe('vision provider returned 5xx');
+      expect(core.error).toBe(PROVIDER_FAILED_MESSAGE);
       // 3 job attempts x 3 provider attempts each.
       expect(provider.hits()).toBe(9);
     } finally {

@@ -164,7 +164,11 @@ describe('MCP server at POST /mcp (e2e)', () => {
           .get(`/api/v1/org/cores/${coreId}`)
           .set('Authorization', `Bearer ${org.key}`);
         const { status: _status, ...restCore } = rest.body as Record<string, unknown>;
-        expect(core.structuredContent).toEqual(restCore);
+        // The REST core, plus the list of model-written (untrusted) fields.
+        expect(core.structuredContent).toEqual({
+          ...restCore,
+          untrustedFields: ['taste', 'styleAttributes', 'tags', 'images[].caption'],
+        });
 
         const found = await mcp.call('search_products', {
           coreId,

@@ -154,6 +154,48 @@ describe('rate limits: creation and search budgets per organization (e2e)', () =
     await create(other.key, { name: 'other org', images: [png] }).expect(202);
   });
 
+  it('charges an image-replacing PATCH one creation unit (429 with the create headers), a rename none', async () => {
+    const org = await createOrgWithKey(t.app);
+    const auth = { Authorization: `Bearer ${org.key}` };
+    const { coreId } = (await create(org.key, { name: 'c', images: [png] }).expect(202)).body as {
+      coreId: string;
+    };
+    for (let i = 1; i <= 4; i++) {
+      const res = await http()
+        .patch(`/api/v1/org/cores/${coreId}`)
+        .set(auth)
+        .send({ images: [png] })
+        .expect(200);
+      expect(res.headers['x-ratelimit-limit-create']).toBe('5');
+      expect(res.headers['x-ratelimit-remaining-create']).toBe(String(4 - i));
+    }
+    const urls = async () =>
+      (
+        (await http().get(`/api/v1/org/cores/${coreId}`).set(auth).expect(200)).body as {
+          images: { imageURL: string }[];
+        }
+      ).images.map((i) => i.imageURL);
+    const before = await urls();
+    const hits = fixture.hits.length;
+    const refused = await http()
+      .patch(`/api/v1/org/cores/${coreId}`)
+      .set(auth)
+      .send({ imageUrls: [`${fixture.origin}/red.png`] })
+      .expect(429);
+    expect(refused.body).toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(refused.body.message).toMatch(/try again in \d+ seconds?/);
+    expect(refused.headers['x-ratelimit-remaining-create']).toBe('0');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(fixture.hits.length).toBe(hits);
+    expect(await urls()).toEqual(before);
+    const rename = await http()
+      .patch(`/api/v1/org/cores/${coreId}`)
+      .set(auth)
+      .send({ name: 'renamed while the budget is spent' })
+      .expect(200);
+    expect(rename.headers['x-ratelimit-limit-create']).toBeUndefined();
+  });
+
   it('admits exactly 5 of 50 simultaneous creates', async () => {
     const org = await createOrgWithKey(t.app);
     const results = await Promise.all(

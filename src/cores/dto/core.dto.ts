@@ -11,11 +11,25 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateBy,
+  ValidateIf,
 } from 'class-validator';
 import { GENERATION_STATUSES, GenerationStatus } from '../../jobs/job.types';
 
 /** The data-URL prefix as a flag-free pattern (JSON Schema has no flags); storage re-checks it. */
 const DATA_URL = /^data:image\/[a-zA-Z0-9.+-]+;base64,/;
+/** PostgreSQL text cannot hold NUL: refused as a 400 before anything is fetched or stored. */
+const noNul = (field: string) =>
+  ValidateBy({
+    name: 'noNul',
+    validator: {
+      validate: (value: unknown) => typeof value !== 'string' || !value.includes('\u0000'),
+      defaultMessage: () => `${field} must not contain NUL characters`,
+    },
+  });
+/** Largest `page` (keeps the row offset far inside PostgreSQL's bigint). */
+const MAX_PAGE = 1_000_000_000;
+
 /** Images per core, across `imageUrls` and `images` (the contract's 1 to 5). */
 export const MAX_IMAGES_PER_CORE = 5;
 export const MAX_CORE_NAME_LENGTH = 255;
@@ -63,7 +77,15 @@ export class CoreCreateDto extends CoreImagesInput {
   @IsString()
   @MinLength(1)
   @MaxLength(MAX_CORE_NAME_LENGTH)
+  @noNul('name')
   name!: string;
+}
+
+/** Whether a PATCH body replaces images (and so does the work of a create). */
+export function replacesImages(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const b = body as Partial<CoreUpdateDto>;
+  return b.imageUrls !== undefined || b.images !== undefined;
 }
 
 export class CoreUpdateDto extends CoreImagesInput {
@@ -73,10 +95,11 @@ export class CoreUpdateDto extends CoreImagesInput {
     maxLength: MAX_CORE_NAME_LENGTH,
     example: 'Winter capsule',
   })
-  @IsOptional()
+  @ValidateIf((_, value) => value !== undefined) // optional, but null is not a name
   @IsString()
   @MinLength(1)
   @MaxLength(MAX_CORE_NAME_LENGTH)
+  @noNul('name')
   name?: string;
 }
 
@@ -86,6 +109,7 @@ export class CoreListQueryDto {
   @Type(() => Number)
   @IsInt()
   @Min(1)
+  @Max(MAX_PAGE)
   page?: number;
 
   @ApiPropertyOptional({
@@ -109,6 +133,7 @@ export class CoreListQueryDto {
   @IsOptional()
   @IsString()
   @MaxLength(200)
+  @noNul('query')
   query?: string;
 }
 

@@ -1,0 +1,107 @@
+import { PayloadTooLargeException } from '@nestjs/common';
+import { json } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+
+/** Every JSON body outside the image routes: 1 MB (docs/decisions/0022-body-handling-before-auth.md). */
+export const SMALL_BODY_LIMIT_BYTES = 1024 * 1024;
+/** Deepest array/object nesting accepted in a JSON body; deeper is 400 before JSON.parse runs. */
+export const MAX_JSON_DEPTH = 64;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+
+/**
+ * Whether a JSON text nests arrays/objects deeper than `max`, in one pass over the bytes without
+ * parsing: string contents are skipped with `indexOf` (the bulk of an image-carrying body is base64
+ * strings), so a 70 MB body costs milliseconds, and no recursion means no stack to overflow.
+ * Malformed JSON is left to JSON.parse.
+ */
+export function jsonNestingExceeds(buf: Buffer, max: number): boolean {
+  let depth = 0;
+  let i = 0;
+  const n = buf.length;
+  while (i < n) {
+    const c = buf[i];
+    if (c === QUOTE) {
+      // Find the closing quote: one not preceded by an odd number of backslashes.
+      let j = buf.indexOf(QUOTE, i + 1);
+      while (j !== -1) {
+        let slashes = 0;
+        for (let k = j - 1; k > i && buf[k] === BACKSLASH; k--) slashes++;
+        if (slashes % 2 === 0) break;
+        j = buf.indexOf(QUOTE, j + 1);
+      }
+      if (j === -1) return false;
+      i = j + 1;
+      continue;
+    }
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      depth++;
+      if (depth > max) return true;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      depth--;
+    }
+    i++;
+  }
+  return false;
+}
+
+/** The error body-parser turns into a response (mapped to `{ message, status, code }` by the filter). */
+class BodyTooDeepError extends Error {
+  readonly status = 400;
+  readonly statusCode = 400;
+  readonly expose = true;
+  readonly type = 'entity.too.deep';
+  constructor() {
+    super(`Request body nested too deeply: at most ${MAX_JSON_DEPTH} levels of arrays and objects.`);
+  }
+}
+
+type RequestWithBodySize = Request & { bodyBytes?: number };
+
+/** Runs on the raw bytes, after the size limit and before JSON.parse. */
+function verifyJson(req: RequestWithBodySize, _res: Response, buf: Buffer): void {
+  req.bodyBytes = buf.length;
+  if (jsonNestingExceeds(buf, MAX_JSON_DEPTH)) throw new BodyTooDeepError();
+}
+
+const CREATE_CORE = /^\/api\/v1\/org\/cores\/?$/i;
+const CORE_BY_ID = /^\/api\/v1\/org\/cores\/[^/]+\/?$/i;
+const MCP = /^\/mcp\/?$/i;
+
+/** The only routes that accept bodies up to BODY_LIMIT: they carry images (or MCP calls that do). */
+export function acceptsLargeBody(method: string, path: string): boolean {
+  return (
+    (method === 'POST' && (CREATE_CORE.test(path) || MCP.test(path))) ||
+    (method === 'PATCH' && CORE_BY_ID.test(path))
+  );
+}
+
+function tooLarge(): PayloadTooLargeException {
+  return new PayloadTooLargeException(
+    `Request body too large: at most ${SMALL_BODY_LIMIT_BYTES} bytes unless it replaces images.`,
+  );
+}
+
+/**
+ * The JSON body parsers, installed after the API-key authentication (so an anonymous body is never
+ * read): BODY_LIMIT for the image routes, 1 MB everywhere else. An over-1 MB `PATCH /cores/{id}`
+ * must replace images (carry `images` or `imageUrls`), otherwise it is 413 like any other route.
+ */
+export function jsonBodyParsers(largeLimit: string): RequestHandler[] {
+  const large = json({ limit: largeLimit, verify: verifyJson });
+  const small = json({ limit: SMALL_BODY_LIMIT_BYTES, verify: verifyJson });
+  const choose: RequestHandler = (req, res, next) =>
+    acceptsLargeBody(req.method, req.path) ? large(req, res, next) : small(req, res, next);
+  const patchMustReplaceImages = (req: RequestWithBodySize, _res: Response, next: NextFunction): void => {
+    if (req.method !== 'PATCH' || (req.bodyBytes ?? 0) <= SMALL_BODY_LIMIT_BYTES) return next();
+    const body = req.body as Record<string, unknown> | null;
+    const replaces = typeof body === 'object' && body !== null && ('images' in body || 'imageUrls' in body);
+    next(replaces ? undefined : tooLarge());
+  };
+  return [choose, patchMustReplaceImages];
+}
