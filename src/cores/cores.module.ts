@@ -4,6 +4,7 @@ import { AuditModule } from '../audit/audit.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { StorageModule } from '../storage';
 import { TasteModule } from '../taste/taste.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { CoreGenerationProcessor } from './core-generation.processor';
 import { CoreGenerationService } from './core-generation.service';
 import { CoreImageEntity } from './core-image.entity';
@@ -20,6 +21,7 @@ import { CoresService } from './cores.service';
     StorageModule,
     AuditModule,
     TasteModule,
+    WebhooksModule,
   ],
   controllers: [CoresController],
   providers: [CoresRepository, CoreImagesService, CoresService, CoreGenerationService],
