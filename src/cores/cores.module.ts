@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { StorageModule } from '../storage';
 import { TasteModule } from '../taste/taste.module';
@@ -22,6 +23,7 @@ import { CoresService } from './cores.service';
     AuditModule,
     TasteModule,
     WebhooksModule,
+    IdempotencyModule,
   ],
   controllers: [CoresController],
   providers: [CoresRepository, CoreImagesService, CoresService, CoreGenerationService],

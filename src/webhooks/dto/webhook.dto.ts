@@ -70,7 +70,11 @@ export class WebhookLastDeliveryDto {
     example: 200,
   })
   httpStatus!: number | null;
-  @ApiProperty({ description: 'Attempt number of its delivery (1 for the first).', type: 'integer' })
+  @ApiProperty({
+    description: 'Attempt number of its delivery (1 for the first).',
+    type: 'integer',
+    minimum: 1,
+  })
   attempt!: number;
   @ApiProperty({ description: 'Whether the endpoint answered 2xx in time.' }) succeeded!: boolean;
 }
@@ -134,7 +138,11 @@ export class WebhookTestResponseDto {
 export class WebhookDeliveryDto {
   @ApiProperty({ description: 'Attempt id.' }) id!: string;
   @ApiProperty({ description: 'Event type.', enum: DELIVERY_EVENTS, example: 'core.ready' }) event!: string;
-  @ApiProperty({ description: 'Attempt number of its delivery (1 for the first).', type: 'integer' })
+  @ApiProperty({
+    description: 'Attempt number of its delivery (1 for the first).',
+    type: 'integer',
+    minimum: 1,
+  })
   attempt!: number;
   @ApiProperty({ description: 'When the attempt was made.', format: 'date-time' }) at!: string;
   @ApiProperty({
@@ -154,6 +162,7 @@ export class WebhookDeliveryListResponseDto {
   @ApiProperty({
     type: [WebhookDeliveryDto],
     description: `Delivery attempts, newest first, at most ${DELIVERY_LIST_LIMIT}.`,
+    maxItems: DELIVERY_LIST_LIMIT,
   })
   deliveries!: WebhookDeliveryDto[];
 }
