@@ -22,6 +22,7 @@ import {
   WebhookDeleteResponseDto,
   WebhookDeliveryListResponseDto,
   WebhookDto,
+  WebhookListItemDto,
   WebhookListResponseDto,
   WebhookTestResponseDto,
 } from './dto/webhook.dto';
@@ -108,29 +109,13 @@ export class WebhooksService implements OnModuleDestroy {
   }
 
   async list(ctx: OrgContext): Promise<WebhookListResponseDto> {
-    const endpoints = await this.repo.listForOrg(ctx.orgId);
-    const last = await this.repo.lastAttempts(
-      ctx.orgId,
-      endpoints.map((e) => e.id),
-    );
-    return {
-      status: 200,
-      webhooks: endpoints.map((e) => {
-        const a = last.get(e.id);
-        return {
-          ...this.toDto(e),
-          lastDelivery: a
-            ? {
-                at: a.at.toISOString(),
-                event: a.event,
-                httpStatus: a.httpStatus,
-                attempt: a.attempt,
-                succeeded: a.succeeded,
-              }
-            : null,
-        };
-      }),
-    };
+    return { status: 200, webhooks: await this.withLastDelivery(ctx, await this.repo.listForOrg(ctx.orgId)) };
+  }
+
+  /** One endpoint with its latest attempt (the dashboard's detail page); 404 as the other routes. */
+  async get(ctx: OrgContext, id: string): Promise<WebhookListItemDto> {
+    const [item] = await this.withLastDelivery(ctx, [await this.findOr404(ctx, id)]);
+    return item;
   }
 
   /** Deletes the endpoint with its deliveries; its queued retries are dropped. */
@@ -308,6 +293,31 @@ export class WebhooksService implements OnModuleDestroy {
     const endpoint = isUuid(id) ? await this.repo.findByIdForOrg(ctx.orgId, id) : null;
     if (!endpoint) throw new NotFoundException('Webhook not found.');
     return endpoint;
+  }
+
+  private async withLastDelivery(
+    ctx: OrgContext,
+    endpoints: WebhookEndpointEntity[],
+  ): Promise<WebhookListItemDto[]> {
+    const last = await this.repo.lastAttempts(
+      ctx.orgId,
+      endpoints.map((e) => e.id),
+    );
+    return endpoints.map((e) => {
+      const a = last.get(e.id);
+      return {
+        ...this.toDto(e),
+        lastDelivery: a
+          ? {
+              at: a.at.toISOString(),
+              event: a.event,
+              httpStatus: a.httpStatus,
+              attempt: a.attempt,
+              succeeded: a.succeeded,
+            }
+          : null,
+      };
+    });
   }
 
   private toDto(e: WebhookEndpointEntity): WebhookDto {
