@@ -1266,7 +1266,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description The core has no ready taste profile yet: poll GET /cores/{id} and retry. */
+            /** @description The organization already has 10 webhook endpoints. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -5,10 +5,12 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
+  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import { Org, OrgContext } from '../auth/org-context';
 import { ApiOrgOperation } from '../common/api-docs.decorators';
+import { ErrorResponseDto } from '../common/error-response.dto';
 import {
   WebhookCreateDto,
   WebhookCreateResponseDto,
@@ -34,7 +36,12 @@ export class WebhooksController {
       'here. At most 10 endpoints per organization.',
   })
   @ApiCreatedResponse({ type: WebhookCreateResponseDto })
-  @ApiOrgOperation(400, 409)
+  @ApiResponse({
+    status: 409,
+    description: 'The organization already has 10 webhook endpoints.',
+    type: ErrorResponseDto,
+  })
+  @ApiOrgOperation(400)
   createWebhook(@Org() ctx: OrgContext, @Body() dto: WebhookCreateDto): Promise<WebhookCreateResponseDto> {
     return this.webhooks.create(ctx, dto);
   }
