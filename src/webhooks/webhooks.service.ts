@@ -228,7 +228,8 @@ export class WebhooksService implements OnModuleDestroy {
    * on the last attempt, and tells the processor whether to retry. A delivery whose endpoint was
    * deleted no longer exists: nothing is sent.
    *
-   * This is the one place a delivery's outcome is known (see the `outcome` of the return value).
+   * This is the one place an attempt's outcome is known: `result` below is `succeeded`, `failed` (the
+   * last attempt failed: given up) or `retrying`.
    */
   async deliver(deliveryId: string, attempt: number, isLastAttempt: boolean): Promise<DeliveryVerdict> {
     const delivery = await this.repo.findForSending(deliveryId);
@@ -239,7 +240,8 @@ export class WebhooksService implements OnModuleDestroy {
       delivery.id,
       delivery.payload,
     );
-    const settle = outcome.succeeded ? 'succeeded' : isLastAttempt ? 'failed' : null;
+    const result = outcome.succeeded ? 'succeeded' : isLastAttempt ? 'failed' : 'retrying';
+    const settle = result === 'retrying' ? null : result;
     await this.repo.recordAttempt(
       {
         orgId: delivery.orgId,
