@@ -116,6 +116,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/org/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Newest first, with the latest delivery attempt of each. Never the secret.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Events (core.ready, core.failed) are POSTed to the URL, signed with the Standard Webhooks scheme (webhook-id, webhook-timestamp, webhook-signature headers). The signing secret is returned only here. At most 10 endpoints per organization.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Pending deliveries to it are dropped.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent delivery attempts
+         * @description Every attempt is a row (its own id), newest first, at most 50.
+         */
+        get: operations["listDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Queues a `webhook.test` event with `data: { webhookId }` to the endpoint.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -390,6 +474,14 @@ export interface components {
         };
         ProductSearchDto: {
             /**
+             * @description Product ids never to return, e.g. those already shown ("show me more" without repeats). Unknown ids are ignored; the search still returns the best min(10, matches) of the remaining products.
+             * @example [
+             *       "SKU-10492",
+             *       "SKU-10493"
+             *     ]
+             */
+            excludeIds?: string[];
+            /**
              * @description Product gender filter. `women` and `men` also match `unisex` products.
              * @example women
              */
@@ -426,6 +518,166 @@ export interface components {
             /**
              * @description The HTTP status code (200).
              * @example 200
+             */
+            status: number;
+        };
+        WebhookCreateDto: {
+            /**
+             * @description Free text for your own reference.
+             * @example Production order pipeline
+             */
+            description?: string;
+            /**
+             * @description Events to receive (default: all of them).
+             * @example [
+             *       "core.ready",
+             *       "core.failed"
+             *     ]
+             */
+            events?: components["schemas"]["WebhookEvent"][];
+            /**
+             * Format: uri
+             * @description https URL that receives the events: port 443 and a public address (the same outbound rules as image URLs); redirects are not followed.
+             * @example https://hooks.example.com/taste
+             */
+            url: string;
+        };
+        WebhookCreateResponseDto: {
+            /**
+             * Format: date-time
+             * @description When the endpoint was registered.
+             */
+            createdAt: string;
+            /** @description Description, or null. */
+            description: string | null;
+            /** @description Subscribed events. */
+            events: components["schemas"]["WebhookEvent"][];
+            /** @description Webhook endpoint id. */
+            id: string;
+            /**
+             * @description Signing secret (`whsec_` + base64 of 32 random bytes) for the Standard Webhooks signature. Shown only in this response: store it now.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+            /**
+             * @description HTTP status code of the response.
+             * @example 201
+             */
+            status: number;
+            /**
+             * Format: uri
+             * @description Receiving URL.
+             */
+            url: string;
+        };
+        WebhookDeleteResponseDto: {
+            /**
+             * @description Always true.
+             * @example true
+             */
+            deleted: boolean;
+            /** @description Id of the deleted endpoint. */
+            id: string;
+            /**
+             * @description HTTP status code of the response.
+             * @example 200
+             */
+            status: number;
+        };
+        WebhookDeliveryDto: {
+            /**
+             * Format: date-time
+             * @description When the attempt was made.
+             */
+            at: string;
+            /** @description Attempt number of its delivery (1 for the first). */
+            attempt: number;
+            /** @description Short reason of a failure, or null. */
+            error: string | null;
+            /**
+             * @description Event type.
+             * @example core.ready
+             * @enum {string}
+             */
+            event: "core.ready" | "core.failed" | "webhook.test";
+            /** @description HTTP status the endpoint answered; null when no response came. */
+            httpStatus: number | null;
+            /** @description Attempt id. */
+            id: string;
+            /** @description Whether the endpoint answered 2xx in time. */
+            succeeded: boolean;
+        };
+        WebhookDeliveryListResponseDto: {
+            /** @description Delivery attempts, newest first, at most 50. */
+            deliveries: components["schemas"]["WebhookDeliveryDto"][];
+            /**
+             * @description HTTP status code of the response.
+             * @example 200
+             */
+            status: number;
+        };
+        /**
+         * @description Events to receive (default: all of them).
+         * @enum {string}
+         */
+        WebhookEvent: "core.ready" | "core.failed";
+        WebhookLastDeliveryDto: {
+            /**
+             * Format: date-time
+             * @description When the attempt was made.
+             */
+            at: string;
+            /** @description Attempt number of its delivery (1 for the first). */
+            attempt: number;
+            /**
+             * @description Event type.
+             * @example core.ready
+             * @enum {string}
+             */
+            event: "core.ready" | "core.failed" | "webhook.test";
+            /**
+             * @description HTTP status the endpoint answered; null when no response came.
+             * @example 200
+             */
+            httpStatus: number | null;
+            /** @description Whether the endpoint answered 2xx in time. */
+            succeeded: boolean;
+        };
+        WebhookListItemDto: {
+            /**
+             * Format: date-time
+             * @description When the endpoint was registered.
+             */
+            createdAt: string;
+            /** @description Description, or null. */
+            description: string | null;
+            /** @description Subscribed events. */
+            events: components["schemas"]["WebhookEvent"][];
+            /** @description Webhook endpoint id. */
+            id: string;
+            /** @description The latest delivery attempt to this endpoint, or null before the first. */
+            lastDelivery: components["schemas"]["WebhookLastDeliveryDto"] | null;
+            /**
+             * Format: uri
+             * @description Receiving URL.
+             */
+            url: string;
+        };
+        WebhookListResponseDto: {
+            /**
+             * @description HTTP status code of the response.
+             * @example 200
+             */
+            status: number;
+            /** @description Newest first. Never includes the secret. */
+            webhooks: components["schemas"]["WebhookListItemDto"][];
+        };
+        WebhookTestResponseDto: {
+            /** @description Delivery id: the `webhook-id` header of every attempt. */
+            deliveryId: string;
+            /**
+             * @description HTTP status code of the response.
+             * @example 202
              */
             status: number;
         };
@@ -496,7 +748,10 @@ export interface operations {
     createCore: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key and JSON body within 24 h replay the first response (with `Idempotent-Replayed: true`) without creating, fetching or charging the creation budget. 1 to 255 printable ASCII characters, per organization. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -509,6 +764,8 @@ export interface operations {
             /** @description Accepted; generation runs in the background. */
             202: {
                 headers: {
+                    /** @description `true` when this is the stored response of an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -533,8 +790,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Request body too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different body. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -893,6 +1168,259 @@ export interface operations {
             };
             /** @description Missing, invalid or revoked API key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookListResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreateDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreateResponseDto"];
+                };
+            };
+            /** @description Validation failed (the message names the field), or an image could not be fetched. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The organization already has 10 webhook endpoints. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeleteResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not found, or it belongs to another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    listDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryListResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not found, or it belongs to another organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not found, or it belongs to another organization. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -17,6 +17,7 @@ import { ProductsModule } from './products/products.module';
 import { RedisModule } from './redis/redis.module';
 import { ImageStore, StorageModule } from './storage';
 import { ThrottlingModule } from './throttling/throttling.module';
+import { WebhookDeliveryWorkerModule, WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * The HTTP application. `config.app.role` decides whether this process also runs the
@@ -39,7 +40,8 @@ export class AppModule {
         JobsModule,
         CoresModule,
         ProductsModule,
-        ...(config.app.role === 'api' ? [] : [CoreGenerationWorkerModule]),
+        WebhooksModule,
+        ...(config.app.role === 'api' ? [] : [CoreGenerationWorkerModule, WebhookDeliveryWorkerModule]),
         HealthModule.forRoot([StorageModule], {
           provide: HEALTH_CHECKS,
           inject: [ImageStore],

@@ -17,6 +17,7 @@ const CODES: Record<number, string> = {
   409: 'conflict',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
+  422: 'unprocessable_entity',
   429: 'rate_limited',
   500: 'internal_error',
   503: 'unavailable',

@@ -28,6 +28,7 @@ export interface AllConfig {
     openai: { baseUrl: string; apiKey: string; model: string; textModel: string; timeoutMs: number };
   };
   ingest: { allowedHosts: string[]; timeoutMs: number };
+  webhooks: { allowedHosts: string[]; timeoutMs: number; retryBaseMs: number; attempts: number };
   throttle: { generalPerMin: number; createPerMin: number; searchPerMin: number };
   auth: { pepper: string; keyCacheMs: number; sessionSecret: string; sessionAbsoluteTimeoutSeconds: number };
 }
@@ -75,11 +76,15 @@ export function buildConfig(env: EnvDto): AllConfig {
       },
     },
     ingest: {
-      allowedHosts: (env.IMAGE_FETCH_ALLOWED_HOSTS ?? '')
-        .split(',')
-        .map((h) => h.trim().toLowerCase())
-        .filter(Boolean),
+      allowedHosts: hostList(env.IMAGE_FETCH_ALLOWED_HOSTS),
       timeoutMs: env.IMAGE_FETCH_TIMEOUT_MS ?? 10000,
+    },
+    webhooks: {
+      allowedHosts: hostList(env.WEBHOOK_ALLOWED_HOSTS),
+      // DECISIONS.md: a 2xx within 10 s is success; the first retry within 60 s; at least 5 attempts.
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS ?? 10000,
+      retryBaseMs: env.WEBHOOK_RETRY_BASE_MS ?? 10000,
+      attempts: env.WEBHOOK_MAX_ATTEMPTS ?? 8,
     },
     throttle: {
       generalPerMin: env.RATE_LIMIT_GENERAL_PER_MIN ?? 120,
@@ -94,6 +99,14 @@ export function buildConfig(env: EnvDto): AllConfig {
       sessionAbsoluteTimeoutSeconds: env.SESSION_ABSOLUTE_TIMEOUT_SECONDS ?? 12 * 3600,
     },
   };
+}
+
+/** A comma list of host names: trimmed, lower case, empty entries dropped. */
+function hostList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 /** Loader for ConfigModule: validate the process environment once, fail fast on a bad value. */

@@ -142,6 +142,11 @@ export class EnvDto {
   @IsOptional() @Transform(toInt) @IsInt() @Min(100) IMAGE_FETCH_TIMEOUT_MS?: number;
   @IsOptional() @IsString() BODY_LIMIT?: string;
 
+  @IsOptional() @IsString() WEBHOOK_ALLOWED_HOSTS?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(10000) WEBHOOK_TIMEOUT_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(10) @Max(60000) WEBHOOK_RETRY_BASE_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(5) @Max(20) WEBHOOK_MAX_ATTEMPTS?: number;
+
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_GENERAL_PER_MIN?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_CREATE_PER_MIN?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_SEARCH_PER_MIN?: number;

@@ -3,6 +3,7 @@ import { JobPayloads, JobName } from '../jobs/job.types';
 import { JobsService } from '../jobs/jobs.service';
 import { TasteService } from '../taste/taste.service';
 import { TasteGenerationError } from '../taste/taste.types';
+import { WebhooksService } from '../webhooks/webhooks.service';
 import { CoreImagesService } from './core-images.service';
 import { CoresRepository } from './cores.repository';
 import { buildSearchText } from './synonyms';
@@ -27,6 +28,7 @@ export class CoreGenerationService {
     private readonly images: CoreImagesService,
     private readonly jobs: JobsService,
     private readonly taste: TasteService,
+    private readonly webhooks: WebhooksService,
   ) {}
 
   async run(payload: GenerationPayload, isLastAttempt: boolean): Promise<GenerationVerdict> {
@@ -49,7 +51,7 @@ export class CoreGenerationService {
         })),
       );
       const result = await this.taste.generate(images);
-      const applied = await this.repo.transaction(async (manager) => {
+      const committed = await this.repo.transaction(async (manager) => {
         const ok = await this.repo.applyGeneration(manager, coreId, jobId, {
           taste: result.taste,
           styleAttributes: result.styleAttributes,
@@ -59,10 +61,19 @@ export class CoreGenerationService {
           captions: result.captions,
           searchText: buildSearchText(core.name, result.tags, result.styleAttributes),
         });
-        if (ok) await this.jobs.markReady(jobId, manager);
-        return ok;
+        if (!ok) return null;
+        await this.jobs.markReady(jobId, manager);
+        // Event rows commit with the result (never an event for an uncommitted or superseded result).
+        return this.webhooks.recordCoreEvent(manager, core.orgId, 'core.ready', {
+          coreId,
+          jobId,
+          name: core.name,
+          coreStatus: 'ready',
+          error: null,
+        });
       });
-      if (!applied) await this.jobs.markFailed(jobId, 'Superseded by a newer generation job.');
+      if (committed === null) await this.jobs.markFailed(jobId, 'Superseded by a newer generation job.');
+      else await this.webhooks.enqueue(committed);
       return 'done';
     } catch (err) {
       // Unknown errors (storage or database hiccups) are retried too; the last attempt records them.
@@ -78,10 +89,19 @@ export class CoreGenerationService {
       } else if (err.publicMessage !== err.message) {
         this.logger.warn(`job ${jobId} for core ${coreId} failed: ${err.message}`);
       }
-      await this.repo.transaction(async (manager) => {
-        await this.repo.applyFailure(manager, coreId, jobId, message);
-        await this.jobs.markFailed(jobId, message, manager);
+      const deliveries = await this.repo.transaction(async (manager) => {
+        const current = await this.repo.applyFailure(manager, coreId, jobId, message);
+        const failed = await this.jobs.markFailed(jobId, message, manager);
+        if (!current || !failed) return [];
+        return this.webhooks.recordCoreEvent(manager, core.orgId, 'core.failed', {
+          coreId,
+          jobId,
+          name: core.name,
+          coreStatus: 'failed',
+          error: message,
+        });
       });
+      await this.webhooks.enqueue(deliveries);
       return 'done';
     }
   }

@@ -1,7 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Org, OrgContext } from '../auth/org-context';
 import { ApiOrgOperation } from '../common/api-docs.decorators';
+import { ErrorResponseDto } from '../common/error-response.dto';
+import { Idempotent, REPLAYED_HEADER } from '../idempotency/http-idempotency';
 import { ThrottleCategory } from '../throttling/throttle-category.decorator';
 import { CoresService } from './cores.service';
 import {
@@ -29,12 +39,38 @@ export class CoresController {
       'Ingests 1 to 5 images (https URLs and/or base64 data URLs) during the request and starts taste ' +
       'generation in the background. Poll GET /cores/{id} or GET /jobs/{jobId} until ready.',
   })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      'Makes a retry safe: the same key and JSON body within 24 h replay the first response (with ' +
+      '`Idempotent-Replayed: true`) without creating, fetching or charging the creation budget. 1 to 255 ' +
+      'printable ASCII characters, per organization.',
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]{1,255}$' },
+  })
   @ApiAcceptedResponse({
     type: CoreCreateResponseDto,
     description: 'Accepted; generation runs in the background.',
+    headers: {
+      [REPLAYED_HEADER]: {
+        description: '`true` when this is the stored response of an earlier request with the same key.',
+        schema: { type: 'string', enum: ['true'] },
+      },
+    },
+  })
+  @ApiResponse({
+    status: 409,
+    description: 'A request with this Idempotency-Key is still running.',
+    type: ErrorResponseDto,
+  })
+  @ApiResponse({
+    status: 422,
+    description: 'This Idempotency-Key was used with a different body.',
+    type: ErrorResponseDto,
   })
   @ApiOrgOperation(400, 413, 503)
   @ThrottleCategory('create')
+  @Idempotent('cores.create')
   createCore(@Org() ctx: OrgContext, @Body() dto: CoreCreateDto): Promise<CoreCreateResponseDto> {
     return this.cores.create(ctx, dto);
   }

@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { StorageModule } from '../storage';
 import { TasteModule } from '../taste/taste.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { CoreGenerationProcessor } from './core-generation.processor';
 import { CoreGenerationService } from './core-generation.service';
 import { CoreImageEntity } from './core-image.entity';
@@ -20,6 +22,8 @@ import { CoresService } from './cores.service';
     StorageModule,
     AuditModule,
     TasteModule,
+    WebhooksModule,
+    IdempotencyModule,
   ],
   controllers: [CoresController],
   providers: [CoresRepository, CoreImagesService, CoresService, CoreGenerationService],

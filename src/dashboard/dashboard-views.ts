@@ -7,7 +7,7 @@ import { DashboardViewer } from './dashboard-session';
 const VIEWS_DIR = join(__dirname, 'views');
 export const PUBLIC_DIR = join(__dirname, 'public');
 
-export type NavSection = 'overview' | 'keys' | 'audit' | 'cores' | 'none';
+export type NavSection = 'overview' | 'keys' | 'audit' | 'cores' | 'webhooks' | 'none';
 
 /** What every page's layout needs; page templates receive this plus their own fields. */
 export interface PageBase {

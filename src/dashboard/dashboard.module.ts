@@ -13,6 +13,7 @@ import { CoresModule } from '../cores/cores.module';
 import { ProductsModule } from '../products/products.module';
 import { REDIS } from '../redis/redis.module';
 import { RateLimitModule } from '../throttling/throttling.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { DashboardAssetsController } from './dashboard-assets.controller';
 import { DashboardAuditService } from './dashboard-audit.service';
 import { DashboardAuthController } from './dashboard-auth.controller';
@@ -26,6 +27,7 @@ import { DashboardUserEntity } from './dashboard-user.entity';
 import { DashboardUsersRepository } from './dashboard-users.repository';
 import { DashboardUsersService } from './dashboard-users.service';
 import { DashboardViews } from './dashboard-views';
+import { DashboardWebhooksController } from './dashboard-webhooks.controller';
 import { DashboardController } from './dashboard.controller';
 import { LoginThrottleService } from './login-throttle.service';
 import { RedisSessionStore } from './redis-session.store';
@@ -58,13 +60,22 @@ function securityHeaders(_req: Request, res: Response, next: NextFunction): void
 
 /** The organization dashboard at /dashboard: server-rendered pages with session sign-in. */
 @Module({
-  imports: [DashboardUsersModule, AuthCoreModule, AuditModule, RateLimitModule, CoresModule, ProductsModule],
+  imports: [
+    DashboardUsersModule,
+    AuthCoreModule,
+    AuditModule,
+    RateLimitModule,
+    CoresModule,
+    ProductsModule,
+    WebhooksModule,
+  ],
   controllers: [
     DashboardAssetsController,
     DashboardAuthController,
     DashboardController,
     DashboardCoresController,
     RootController,
+    DashboardWebhooksController,
   ],
   providers: [
     DashboardViews,

@@ -1,8 +1,9 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { MAX_CORE_NAME_LENGTH, MAX_IMAGES_PER_CORE } from '../cores/dto/core.dto';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency/idempotency.service';
 import { GENERATION_STATUSES, GenerationStatus } from '../jobs/job.types';
-import { MAX_QUERY_LENGTH, PRODUCT_GENDERS } from '../products/dto/product.dto';
+import { MAX_EXCLUDE_IDS, MAX_QUERY_LENGTH, PRODUCT_GENDERS } from '../products/dto/product.dto';
 import type { ProductGender } from '../products/product.entity';
 
 /** Tool arguments as a plain object; the values are validated by the same DTO classes as REST. */
@@ -50,6 +51,15 @@ export const createCoreInput = z.object({
     .optional()
     .describe(
       `Images as base64 data URLs "data:image/<subtype>;base64,<data>", each under 10 MB. Max ${MAX_IMAGES_PER_CORE}.`,
+    ),
+  idempotencyKey: z
+    .string()
+    .min(1)
+    .max(MAX_IDEMPOTENCY_KEY_LENGTH)
+    .optional()
+    .describe(
+      'Optional key (1-255 printable ASCII characters) that makes a retry safe: the same key and arguments within ' +
+        '24 h return the first result without creating a second core or using the creation limit.',
     ),
 });
 
@@ -102,6 +112,13 @@ export const searchProductsInput = z.object({
     .optional()
     .describe("Optional lowest price, in the catalogue's currency (USD)."),
   maxPrice: z.number().min(0).optional().describe('Optional highest price; must not be below minPrice.'),
+  excludeIds: z
+    .array(z.string())
+    .max(MAX_EXCLUDE_IDS)
+    .optional()
+    .describe(
+      `Optional product ids never to return (at most ${MAX_EXCLUDE_IDS}), e.g. those already shown, to get the next best products.`,
+    ),
 });
 
 export const searchProductsOutput = z.object({

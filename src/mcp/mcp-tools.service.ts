@@ -2,8 +2,9 @@ import { HttpException, Injectable, Logger } from '@nestjs/common';
 import { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { OrgContext } from '../auth/org-context';
 import { validateDto } from '../common/validation.pipe';
-import { CoreCreateDto, CoreResponseDto } from '../cores/dto/core.dto';
+import { CoreCreateDto, CoreCreateResponseDto, CoreResponseDto } from '../cores/dto/core.dto';
 import { CoresService } from '../cores/cores.service';
+import { IdempotencyService } from '../idempotency/idempotency.service';
 import { ProductSearchDto, ProductSearchResponseDto } from '../products/dto/product.dto';
 import { ProductsService } from '../products/products.service';
 import { RateLimitCategory, RateLimitService } from '../throttling/rate-limit.service';
@@ -112,6 +113,7 @@ export class McpToolsService {
     private readonly cores: CoresService,
     private readonly products: ProductsService,
     private readonly rateLimits: RateLimitService,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
   /** A server instance bound to one caller (the SDK serves one request per instance). */
@@ -141,15 +143,25 @@ export class McpToolsService {
       },
       (args: ToolArgs) =>
         this.run(async () => {
-          await this.charge('create', org);
-          const dto = await validateDto(CoreCreateDto, args);
-          const r = await this.cores.create(org, dto);
-          const out = { coreId: r.coreId, jobId: r.jobId, coreStatus: r.coreStatus };
-          return this.ok(
-            out,
-            `Core ${out.coreId} created (job ${out.jobId}); coreStatus is "${out.coreStatus}". ` +
-              'Call get_core until it is "ready", then search_products.',
-          );
+          // The same rules as `Idempotency-Key` on POST /cores (and the same keys): checked before the
+          // budget is charged; a replay creates, fetches and charges nothing.
+          const { idempotencyKey, ...body } = args;
+          const key = this.idempotency.parseKey(idempotencyKey);
+          const claim =
+            key === undefined ? null : await this.idempotency.claim(org.orgId, 'cores.create', key, body);
+          if (claim?.kind === 'replay') {
+            return this.createdResult(claim.body as CoreCreateResponseDto, true);
+          }
+          try {
+            await this.charge('create', org);
+            const dto = await validateDto(CoreCreateDto, body);
+            const r = await this.cores.create(org, dto);
+            if (claim) await this.idempotency.complete(claim, r.status, r);
+            return this.createdResult(r, false);
+          } catch (err) {
+            if (claim) await this.idempotency.release(claim);
+            throw err;
+          }
         }),
     );
 
@@ -197,6 +209,15 @@ export class McpToolsService {
     );
 
     return server;
+  }
+
+  private createdResult(r: CoreCreateResponseDto, replayed: boolean): CallToolResult {
+    const out = { coreId: r.coreId, jobId: r.jobId, coreStatus: r.coreStatus };
+    return this.ok(
+      out,
+      `Core ${out.coreId} ${replayed ? 'was already created with this idempotencyKey' : 'created'} (job ${out.jobId}); ` +
+        `coreStatus is "${out.coreStatus}". Call get_core until it is "ready", then search_products.`,
+    );
   }
 
   /** Draws from the organization budget shared with REST; refused calls are not counted. */

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CoresModule } from '../cores/cores.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { ProductsModule } from '../products/products.module';
 import { RateLimitModule } from '../throttling/throttling.module';
 import { McpController } from './mcp.controller';
@@ -9,7 +10,7 @@ import { McpToolsService } from './mcp-tools.service';
 
 /** MCP tools over Streamable HTTP at `POST /mcp`, calling the same services as the REST API. */
 @Module({
-  imports: [CoresModule, ProductsModule, RateLimitModule],
+  imports: [CoresModule, ProductsModule, RateLimitModule, IdempotencyModule],
   controllers: [McpController, McpNoOAuthController],
   providers: [McpToolsService, McpHttpService],
 })

@@ -27,6 +27,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('cores', 'Cores: images and their taste profile')
     .addTag('jobs', 'Taste generation jobs')
     .addTag('products', 'Product search for a ready core')
+    .addTag('webhooks', 'Signed event deliveries (core.ready, core.failed) to your endpoints')
     .build();
   const doc = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (_controllerKey: string, methodKey: string) => methodKey,

@@ -25,6 +25,8 @@ export interface CandidateFilters {
   genders: ProductGender[] | null;
   minPrice: number | null;
   maxPrice: number | null;
+  /** Feed ids the caller excluded (`excludeIds` of the search). */
+  excludeExternalIds?: string[] | null;
   /** Products already taken by an earlier stage. */
   excludeIds?: string[];
 }
@@ -225,8 +227,8 @@ export class ProductsRepository {
 
 /**
  * The hard filters of a candidate query as SQL clauses over `products s`, appending their values
- * to `params`: the text match, gender (`women`/`men` arrive with `unisex` already), price range and
- * products already taken.
+ * to `params`: the text match, gender (`women`/`men` arrive with `unisex` already), price range,
+ * products the caller excluded and products already taken.
  */
 function hardFilters(q: CandidateFilters & { match?: string }, params: unknown[]): string[] {
   const where: string[] = [];
@@ -238,6 +240,8 @@ function hardFilters(q: CandidateFilters & { match?: string }, params: unknown[]
   if (q.genders) add(q.genders, (r) => `s.gender = ANY(${r}::varchar[])`);
   if (q.minPrice !== null) add(q.minPrice, (r) => `s.price >= ${r}`);
   if (q.maxPrice !== null) add(q.maxPrice, (r) => `s.price <= ${r}`);
+  if (q.excludeExternalIds && q.excludeExternalIds.length > 0)
+    add(q.excludeExternalIds, (r) => `s.external_id <> ALL(${r}::text[])`);
   if (q.excludeIds && q.excludeIds.length > 0) add(q.excludeIds, (r) => `s.id <> ALL(${r}::uuid[])`);
   return where;
 }

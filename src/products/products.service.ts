@@ -35,6 +35,8 @@ export interface ProductSearchFilters {
   gender?: ProductGender;
   minPrice?: number;
   maxPrice?: number;
+  /** Feed ids never returned. */
+  excludeIds?: string[];
 }
 
 @Injectable()
@@ -71,6 +73,7 @@ export class ProductsService {
       genders: gendersFor(filters.gender),
       minPrice: filters.minPrice ?? null,
       maxPrice: filters.maxPrice ?? null,
+      excludeExternalIds: filters.excludeIds && filters.excludeIds.length > 0 ? filters.excludeIds : null,
     };
 
     // Stage one matches on the most selective terms and ranks by all of them: the palette's colour names

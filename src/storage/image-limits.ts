@@ -1,3 +1,5 @@
+import { OutboundRejectedError } from './safe-outbound';
+
 /** Every image must be under 10 MB (spec section 8): at most this many bytes. */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024 - 1;
 /** sharp trusts header dimensions; refuse decoding anything larger than this many pixels. */
@@ -10,7 +12,7 @@ export const DECODE_CONCURRENCY = 2;
 export const MAX_REDIRECTS = 3;
 
 /** A reason an image was refused; turned into a 400 naming the image by the ingestion service. */
-export class ImageRejectedError extends Error {
+export class ImageRejectedError extends OutboundRejectedError {
   constructor(reason: string) {
     super(reason);
     this.name = 'ImageRejectedError';

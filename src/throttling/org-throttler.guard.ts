@@ -1,7 +1,16 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
-import { ThrottlerGuard, ThrottlerRequest } from '@nestjs/throttler';
+import { Reflector } from '@nestjs/core';
+import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  ThrottlerGuard,
+  type ThrottlerModuleOptions,
+  ThrottlerRequest,
+  type ThrottlerStorage,
+} from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { RequestWithOrg } from '../auth/org-context';
+import { HttpIdempotency } from '../idempotency/http-idempotency';
 import { RateLimitExceededException } from './rate-limit.exception';
 import {
   THROTTLE_CATEGORY_KEY,
@@ -25,10 +34,20 @@ export function rateLimitHeaderNames(throttler: string): { limit: string; remain
  * authenticated route, plus the organization's `create` / `search` budget on handlers marked
  * `@ThrottleCategory()`. Budgets are checked in that order and a refused budget stops the check,
  * so a request refused by the general limit is never charged to the creation or search budget.
- * Requests without an API key (public routes, dashboard sessions) are not throttled here.
+ * Requests without an API key (public routes, dashboard sessions) are not throttled here. On
+ * `@Idempotent()` handlers the `Idempotency-Key` is claimed before the organization budget is charged.
  */
 @Injectable()
 export class OrgThrottlerGuard extends ThrottlerGuard {
+  constructor(
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() storage: ThrottlerStorage,
+    reflector: Reflector,
+    private readonly idempotency: HttpIdempotency,
+  ) {
+    super(options, storage, reflector);
+  }
+
   protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const req = context.switchToHttp().getRequest<RequestWithOrg>();
@@ -44,6 +63,8 @@ export class OrgThrottlerGuard extends ThrottlerGuard {
     }
 
     const res = context.switchToHttp().getResponse<Response>();
+    // An `Idempotency-Key` is checked before the organization budget: a replay is not charged.
+    if (name !== 'general' && (await this.idempotency.beforeCharge(context))) return true;
     const tracker = await getTracker(req, context);
     const key = generateKey(context, tracker, name);
     const record = await this.storageService.increment(key, ttl, limit, blockDuration, name);
@@ -53,6 +74,7 @@ export class OrgThrottlerGuard extends ThrottlerGuard {
     res.setHeader(headers.remaining, Math.max(0, limit - record.totalHits));
     res.setHeader(headers.reset, record.timeToExpire);
     if (record.isBlocked) {
+      if (name !== 'general') await this.idempotency.release(context);
       res.setHeader('Retry-After', record.timeToBlockExpire);
       throw new RateLimitExceededException(record.timeToBlockExpire);
     }

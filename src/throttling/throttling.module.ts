@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { ExecutionContext } from '@nestjs/common';
 import { OrgContext } from '../auth/org-context';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { OrgThrottlerGuard } from './org-throttler.guard';
 import { RateLimitStorage } from './rate-limit.storage';
 import { RATE_LIMIT_WINDOW_MS, rateLimitKey, RateLimitService } from './rate-limit.service';
@@ -26,6 +27,7 @@ function orgOf(req: Record<string, unknown>): OrgContext {
 @Module({
   imports: [
     RateLimitModule,
+    IdempotencyModule,
     ThrottlerModule.forRootAsync({
       imports: [RateLimitModule],
       inject: [RateLimitService],

@@ -85,6 +85,7 @@ describe('dashboard roles, sessions and lockout (e2e)', () => {
     const keysPage = await m.get('/dashboard/keys');
     expect(keysPage.status).toBe(200);
     expect(keysPage.text).not.toContain('Create key</button>');
+    expect(keysPage.text).not.toContain('href="/dashboard/webhooks"');
     const _csrf = await m.formToken(`/dashboard/cores/${coreId}/search`);
     expect((await m.post(`/dashboard/cores/${coreId}/search`, { _csrf, query: 'blue' })).status).toBe(200);
 
@@ -97,6 +98,8 @@ describe('dashboard roles, sessions and lockout (e2e)', () => {
       await m.post(`/dashboard/cores/${coreId}/images`, { _csrf, images: await colourPng('#ff0000') }),
       await m.get(`/dashboard/cores/${coreId}/delete`),
       await m.post(`/dashboard/cores/${coreId}/delete`, { _csrf }),
+      await m.get('/dashboard/webhooks'),
+      await m.post('/dashboard/webhooks', { _csrf, url: 'https://example.com/hook' }),
     ];
     for (const res of refused) {
       expect(res.status).toBe(403);

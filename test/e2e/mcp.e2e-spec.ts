@@ -118,6 +118,7 @@ describe('MCP server at POST /mcp (e2e)', () => {
         const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
         expect(Object.keys(byName).sort()).toEqual(['create_core', 'get_core', 'search_products']);
         expect(Object.keys(byName.create_core.inputSchema.properties ?? {}).sort()).toEqual([
+          'idempotencyKey',
           'imageUrls',
           'images',
           'name',
@@ -125,6 +126,7 @@ describe('MCP server at POST /mcp (e2e)', () => {
         expect(byName.create_core.inputSchema.required).toEqual(['name']);
         expect(Object.keys(byName.search_products.inputSchema.properties ?? {}).sort()).toEqual([
           'coreId',
+          'excludeIds',
           'gender',
           'maxPrice',
           'minPrice',

@@ -18,7 +18,7 @@ function validCore(): Record<string, unknown> {
 describe('assertMatchesContract', () => {
   it('lists every contract operation with full paths and documented statuses', () => {
     const paths = contractPaths();
-    expect(paths).toHaveLength(8);
+    expect(paths).toHaveLength(13);
     const getCore = paths.find((p) => p.operationId === 'getCore');
     expect(getCore).toMatchObject({
       method: 'GET',

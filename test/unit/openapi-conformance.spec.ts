@@ -474,12 +474,17 @@ describe('the committed contract (openapi/taste-profile.v1.yaml)', () => {
     expect(operations.map((op) => op.operationId).sort()).toEqual(
       [
         'createCore',
+        'createWebhook',
         'deleteCore',
+        'deleteWebhook',
         'getCore',
         'getJob',
         'getMe',
         'listCores',
+        'listWebhookDeliveries',
+        'listWebhooks',
         'searchProducts',
+        'testWebhook',
         'updateCore',
       ].sort(),
     );

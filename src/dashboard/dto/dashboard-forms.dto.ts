@@ -1,6 +1,12 @@
 import { Transform } from 'class-transformer';
 import { IsArray, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { PRODUCT_GENDERS } from '../../products/dto/product.dto';
+import {
+  MAX_WEBHOOK_DESCRIPTION_LENGTH,
+  MAX_WEBHOOK_URL_LENGTH,
+  WEBHOOK_EVENTS,
+  type WebhookEvent,
+} from '../../webhooks/webhook.types';
 
 /** Every dashboard form carries the session's synchronizer token (checked by SessionGuard). */
 export class DashboardFormDto {
@@ -86,4 +92,24 @@ export class ProductSearchFormDto extends DashboardFormDto {
   @Transform(emptyToUndefined)
   @Matches(/^\d+(\.\d+)?$/, { message: 'maxPrice must be a number' })
   maxPrice?: string;
+}
+
+/** The add-endpoint form: checkboxes send `events` once per ticked box (a string when only one). */
+export class WebhookCreateFormDto extends DashboardFormDto {
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
+  @IsString()
+  @MaxLength(MAX_WEBHOOK_URL_LENGTH)
+  url!: string;
+
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? [value] : value))
+  @IsArray()
+  @IsIn(WEBHOOK_EVENTS, { each: true })
+  events?: WebhookEvent[];
+
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
+  @IsString()
+  @MaxLength(MAX_WEBHOOK_DESCRIPTION_LENGTH)
+  description?: string;
 }

@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
+  ArrayMaxSize,
+  IsArray,
   IsIn,
   IsNumber,
   IsOptional,
@@ -13,6 +15,8 @@ import type { ProductGender } from '../product.entity';
 
 export const PRODUCT_GENDERS: readonly ProductGender[] = ['women', 'men', 'unisex'];
 export const MAX_QUERY_LENGTH = 500;
+/** Product ids a search may exclude (DECISIONS.md `excludeIds`). */
+export const MAX_EXCLUDE_IDS = 100;
 
 /** `maxPrice` must not be below `minPrice` when both are given. */
 function NotBelow(property: 'minPrice'): PropertyDecorator {
@@ -70,6 +74,20 @@ export class ProductSearchDto {
   @Min(0)
   @NotBelow('minPrice')
   maxPrice?: number;
+
+  @ApiPropertyOptional({
+    description:
+      'Product ids never to return, e.g. those already shown ("show me more" without repeats). Unknown ids ' +
+      'are ignored; the search still returns the best min(10, matches) of the remaining products.',
+    type: [String],
+    maxItems: MAX_EXCLUDE_IDS,
+    example: ['SKU-10492', 'SKU-10493'],
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_EXCLUDE_IDS)
+  @IsString({ each: true })
+  excludeIds?: string[];
 }
 
 export class ProductDto {

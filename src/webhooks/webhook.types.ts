@@ -1,0 +1,30 @@
+/** Events an endpoint can subscribe to (DECISIONS.md "Webhooks, idempotency and exclusions"). */
+export const WEBHOOK_EVENTS = ['core.ready', 'core.failed'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+/** Sent by POST /webhooks/{id}/test, whatever the endpoint subscribed to. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+export type DeliveryEvent = WebhookEvent | typeof WEBHOOK_TEST_EVENT;
+
+export const MAX_WEBHOOKS_PER_ORG = 10;
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 255;
+/** The deliveries list shows at most this many attempts. */
+export const DELIVERY_LIST_LIMIT = 50;
+
+export type DeliveryState = 'pending' | 'succeeded' | 'failed';
+
+/** `data` of core.ready / core.failed. */
+export interface CoreEventData {
+  coreId: string;
+  jobId: string;
+  name: string;
+  coreStatus: 'ready' | 'failed';
+  error: string | null;
+}
+
+/** The BullMQ queue of deliveries (one job per delivery, BullMQ job id = delivery id). */
+export const WEBHOOK_QUEUE = 'webhook-delivery';
+export const DELIVER_WEBHOOK_JOB = 'deliver-webhook';
+export interface DeliverWebhookPayload {
+  deliveryId: string;
+}
