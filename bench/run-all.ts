@@ -21,7 +21,7 @@
  * bench/results/latest.json, and prints a table with the issue's targets.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createServer as createHttpsServer } from 'node:https';
 import { cpus, totalmem, tmpdir } from 'node:os';
@@ -462,6 +462,7 @@ async function main(): Promise<void> {
     if (only.has('urls')) await benchUrls(svc, key);
   } finally {
     await svc.stop();
+    rmSync(work, { recursive: true, force: true }); // the feed and the load specs
   }
   const [pg] = await sql<{ version: string }>(dbUrl, 'SELECT version()');
   const full = {

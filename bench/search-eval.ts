@@ -17,7 +17,7 @@
  * - outerwear share with `query: "coat"` (truth category `outerwear`);
  * - `url` equal to the row's affiliate link (or its link when it has none) on every result.
  */
-import { writeFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FAMILY_KEYS } from './colour-families';
@@ -155,6 +155,7 @@ async function evaluateSeed(seed: number): Promise<SeedResult> {
     return { seed, cores };
   } finally {
     await svc.stop();
+    rmSync(work, { recursive: true, force: true });
   }
 }
 

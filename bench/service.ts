@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, openSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +74,7 @@ export interface Service {
   port: number;
   env: Record<string, string>;
   logFile: string;
+  /** Stops the service and removes its storage directory (the log file stays). */
   stop(): Promise<void>;
 }
 
@@ -145,8 +146,8 @@ export async function startService(env: Record<string, string>): Promise<Service
     port: Number(env.PORT),
     env,
     logFile,
-    stop: () =>
-      new Promise<void>((resolve) => {
+    stop: async () => {
+      await new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
         const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
         child.once('exit', () => {
@@ -154,7 +155,9 @@ export async function startService(env: Record<string, string>): Promise<Service
           resolve();
         });
         child.kill('SIGTERM');
-      }),
+      });
+      if (env.STORAGE_DIR) rmSync(env.STORAGE_DIR, { recursive: true, force: true });
+    },
   };
 }
 
