@@ -1,261 +1,270 @@
 /**
- * Search quality on the demo catalogue (`npm run eval:search`): cores with a known colour / pattern
- * truth, with and without a query; prints precision@10 and nDCG@10 per scenario.
+ * `npm run eval:search` (after `npm run build`): search quality of issue 13 on the realistic feed,
+ * through the BUILT service over HTTP, on a tuning seed and a held-out seed (both printed; the held-out
+ * one is the figure that counts).
  *
- * Relevance is judged from product attributes only: the product's colour is a palette colour (or within
- * OKLab 0.1 of one, or of the same non-neutral family); with a query, the category or title must also
- * match the query; with a pattern, the product must carry it.
+ *   npm run eval:search -- [--products 100000] [--seed 1] [--held-out-seed 2] [--photos 3]
+ *
+ * For each seed: a fresh database, the feed of bench/feed-generator.ts for that seed imported with the
+ * CLI, and one core per colour family built THROUGH THE API from photograph-like images of that family
+ * (bench/photo-images.ts, images drawn from the same seed), plus mixed cores of two families. Each core is
+ * searched with `{}`, `{gender, minPrice, maxPrice}` and `{query: "coat"}`. Judged against the
+ * generator's truth only (never the service's colour code):
+ * - colour-family precision@10: share of the 10 slots holding a product whose dominant colour family is
+ *   one of the core's families (fewer than 10 results count as misses);
+ * - the same with the filters, and the share of results that honour them (price from the truth and
+ *   the response, gender from the truth: women/men also take unisex);
+ * - outerwear share with `query: "coat"` (truth category `outerwear`);
+ * - `url` equal to the row's affiliate link (or its link when it has none) on every result.
  */
-import { CoreSearchProfile } from '../src/cores/cores.service';
-import { ProductDto } from '../src/products/dto/product.dto';
-import { colourFeatures } from '../src/products/product-colour';
-import { oklabDistance } from '../src/products/product-ranking';
-import { TasteService } from '../src/taste/taste.service';
-import { garmentPng, GarmentSpec } from '../test/support/garments';
-import { demoRows, freshDatabase, profileFrom, services } from './support';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FAMILY_KEYS } from './colour-families';
+import { truthById, writeFeed, type RowTruth } from './feed-generator';
+import { photoJpeg } from './photo-images';
+import {
+  api,
+  argNumber,
+  freePort,
+  freshDatabase,
+  orgAndKey,
+  requireBuild,
+  ROOT,
+  runCli,
+  serviceEnv,
+  startService,
+  waitReady,
+} from './service';
 
-/** A core profile the way production makes it: generated garment images through the local engine. */
-async function coreFromImages(name: string, specs: GarmentSpec[]): Promise<CoreSearchProfile> {
-  const engine = new TasteService({ get: () => ({ provider: 'local' }) } as never);
-  const images = await Promise.all(
-    specs.map(async (spec) => ({ data: await garmentPng(spec), contentType: 'image/png' })),
-  );
-  const r = await engine.generate(images);
-  return {
-    id: name,
-    name,
-    taste: r.taste,
-    styleAttributes: r.styleAttributes,
-    tags: r.tags,
-    palette: r.palette,
-    patterns: r.patterns,
-  };
+const PRODUCTS = argNumber('--products', 100_000);
+const TUNE_SEED = argNumber('--seed', 1);
+const HELD_OUT_SEED = argNumber('--held-out-seed', 2);
+const PHOTOS = argNumber('--photos', 3);
+const MIXED: [string, string][] = [
+  ['navy', 'white'],
+  ['camel', 'cream'],
+  ['blush', 'heather grey'],
+  ['sage', 'stone'],
+  ['burgundy', 'black'],
+];
+const PRICE = { minPrice: 40, maxPrice: 250 };
+
+interface Product {
+  id: string;
+  price: number;
+  url: string;
 }
 
-interface Scenario {
+interface CoreScore {
   name: string;
-  profile: CoreSearchProfile;
-  query?: string;
-  /** Relevance of one product, given its catalogue row. */
-  relevant: (p: Row) => boolean;
-  colourDriven: boolean;
+  families: string[];
+  p10: number;
+  p10Filtered: number;
+  coatOuterwear: number;
+  filtersHonoured: number;
+  filteredResults: number;
+  urlsRight: number;
+  results: number;
+  unknownIds: number;
 }
 
-interface Row {
-  colour: string | null;
-  pattern: string | null;
-  category: string | null;
-  title: string;
+interface SeedResult {
+  seed: number;
+  cores: CoreScore[];
 }
 
-function colourMatch(profile: CoreSearchProfile): (p: Row) => boolean {
-  return (p) => {
-    const c = colourFeatures(p.colour);
-    if (!c) return false;
-    return profile.palette.some((pc) => {
-      const pf = colourFeatures(pc.name);
-      return (
-        pc.name === c.name ||
-        oklabDistance(c, pc.oklab) < 0.1 ||
-        (pf !== null && pf.family === c.family && pf.family !== 'neutral' && pf.family !== 'metallic')
-      );
-    });
+async function searchProducts(base: string, key: string, coreId: string, body: object): Promise<Product[]> {
+  const r = await api<{ products: Product[] }>(base, key, 'POST', `/cores/${coreId}/products`, body);
+  if (r.status !== 200)
+    throw new Error(`search ${JSON.stringify(body)}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.products;
+}
+
+async function evaluateSeed(seed: number): Promise<SeedResult> {
+  const work = mkdtempSync(join(tmpdir(), 'taste-eval-'));
+  const feed = join(work, 'feed.csv');
+  await writeFeed({ rows: PRODUCTS, seed, format: 'csv', out: feed, truth: false });
+  const truth = truthById(seed, PRODUCTS);
+  const dbUrl = await freshDatabase(process.env.EVAL_DB_NAME ?? 'taste_bench_eval');
+  const svc = await startService(serviceEnv(dbUrl, await freePort()));
+  try {
+    const key = await orgAndKey(svc.env, `Eval seed ${seed}`);
+    const imported = await runCli(svc.env, 'catalogue:import', '--file', feed);
+    if (imported.code !== 0) throw new Error(`import: ${imported.stderr}`);
+    console.log(`seed ${seed}: imported ${PRODUCTS} rows in ${(imported.ms / 1000).toFixed(1)} s`);
+
+    const specs: { name: string; families: string[]; photos: string[] }[] = [
+      ...FAMILY_KEYS.map((f) => ({
+        name: f,
+        families: [f],
+        photos: Array.from({ length: PHOTOS }, () => f),
+      })),
+      ...MIXED.map(([a, b]) => ({ name: `${a} + ${b}`, families: [a, b], photos: [a, a, b] })),
+    ];
+    // Create every core first (the worker generates while the next images are drawn), then wait.
+    const created: { name: string; families: string[]; coreId: string }[] = [];
+    for (const [ci, s] of specs.entries()) {
+      const images: string[] = [];
+      for (const [k, family] of s.photos.entries()) {
+        const p = await photoJpeg({ family, seed: seed * 100_000 + ci * 10 + k, width: 480, height: 640 });
+        images.push(`data:image/jpeg;base64,${p.jpeg.toString('base64')}`);
+      }
+      const r = await api<{ coreId: string }>(svc.base, key, 'POST', '/cores', { name: s.name, images });
+      if (r.status !== 202) throw new Error(`create ${s.name}: ${r.status} ${JSON.stringify(r.body)}`);
+      created.push({ name: s.name, families: s.families, coreId: r.body.coreId });
+    }
+    for (const c of created) await waitReady(svc.base, key, c.coreId, 100);
+
+    const cores: CoreScore[] = [];
+    for (const [ci, c] of created.entries()) {
+      const gender = ci % 2 === 0 ? 'women' : 'men';
+      const allowed = new Set(gender === 'women' ? ['female', 'unisex'] : ['male', 'unisex']);
+      const plain = await searchProducts(svc.base, key, c.coreId, {});
+      const filtered = await searchProducts(svc.base, key, c.coreId, { gender, ...PRICE });
+      const coat = await searchProducts(svc.base, key, c.coreId, { query: 'coat' });
+      const t = (p: Product): RowTruth | undefined => truth.get(p.id);
+      const inFamily = (p: Product) => {
+        const row = t(p);
+        return row !== undefined && c.families.includes(row.family);
+      };
+      const all = [...plain, ...filtered, ...coat];
+      cores.push({
+        name: c.name,
+        families: c.families,
+        p10: plain.filter(inFamily).length / 10,
+        p10Filtered: filtered.filter(inFamily).length / 10,
+        coatOuterwear: coat.filter((p) => t(p)?.category === 'outerwear').length / 10,
+        filtersHonoured: filtered.filter((p) => {
+          const row = t(p);
+          return (
+            row !== undefined &&
+            allowed.has(row.gender) &&
+            row.price >= PRICE.minPrice &&
+            row.price <= PRICE.maxPrice &&
+            p.price >= PRICE.minPrice &&
+            p.price <= PRICE.maxPrice
+          );
+        }).length,
+        filteredResults: filtered.length,
+        urlsRight: all.filter((p) => t(p)?.url === p.url).length,
+        results: all.length,
+        unknownIds: all.filter((p) => !t(p)).length,
+      });
+    }
+    return { seed, cores };
+  } finally {
+    await svc.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const f2 = (x: number) => x.toFixed(2);
+const pct = (n: number, d: number) => (d === 0 ? '-' : `${((100 * n) / d).toFixed(1)}%`);
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+
+function summary(r: SeedResult): Record<string, number> {
+  const single = r.cores.filter((c) => c.families.length === 1);
+  const sum = (f: (c: CoreScore) => number) => r.cores.reduce((s, c) => s + f(c), 0);
+  return {
+    meanP10: mean(single.map((c) => c.p10)),
+    minP10: Math.min(...single.map((c) => c.p10)),
+    meanP10Filtered: mean(single.map((c) => c.p10Filtered)),
+    minP10Filtered: Math.min(...single.map((c) => c.p10Filtered)),
+    meanCoatOuterwear: mean(r.cores.map((c) => c.coatOuterwear)),
+    minCoatOuterwear: Math.min(...r.cores.map((c) => c.coatOuterwear)),
+    mixedP10: mean(r.cores.filter((c) => c.families.length > 1).map((c) => c.p10)),
+    filtersHonoured:
+      sum((c) => c.filtersHonoured) /
+      Math.max(
+        1,
+        sum((c) => c.filteredResults),
+      ),
+    urlRight:
+      sum((c) => c.urlsRight) /
+      Math.max(
+        1,
+        sum((c) => c.results),
+      ),
+    unknownIds: sum((c) => c.unknownIds),
   };
-}
-
-function ndcg(rels: boolean[], idealRelevant: number): number {
-  const dcg = rels.reduce((s, r, i) => s + (r ? 1 / Math.log2(i + 2) : 0), 0);
-  let idcg = 0;
-  for (let i = 0; i < Math.min(10, idealRelevant); i += 1) idcg += 1 / Math.log2(i + 2);
-  return idcg === 0 ? 0 : dcg / idcg;
 }
 
 async function main(): Promise<void> {
-  const count = Number(process.argv[process.argv.indexOf('--products') + 1]) || 3000;
-  const ds = await freshDatabase(process.env.EVAL_DB_NAME ?? 'taste_eval');
-  try {
-    const { importer, products } = services(ds);
-    await importer.importRows(demoRows(count));
-    const rows: (Row & { external_id: string })[] = await ds.query(
-      `SELECT external_id, colour, pattern, category, title FROM products`,
-    );
-    const byId = new Map(rows.map((r) => [r.external_id, r]));
+  requireBuild();
+  if (TUNE_SEED === HELD_OUT_SEED) throw new Error('--held-out-seed must differ from --seed');
+  const tune = await evaluateSeed(TUNE_SEED);
+  const held = await evaluateSeed(HELD_OUT_SEED);
 
-    const camel = profileFrom('camel & cream', [
-      ['camel', 0.6],
-      ['cream', 0.4],
-    ]);
-    const navy = profileFrom('navy & white', [
-      ['navy', 0.7],
-      ['white', 0.3],
-    ]);
-    const green = profileFrom('olive & sage', [
-      ['olive', 0.5],
-      ['sage', 0.3],
-      ['khaki', 0.2],
-    ]);
-    const red = profileFrom('burgundy & wine', [
-      ['burgundy', 0.6],
-      ['wine', 0.4],
-    ]);
-    const pink = profileFrom('blush & pink', [
-      ['blush', 0.5],
-      ['pink', 0.5],
-    ]);
-    const striped = profileFrom('navy stripes', [['navy', 1]], { patterns: ['striped'] });
-    const minimal = profileFrom(
-      'minimalist black',
-      [
-        ['black', 0.7],
-        ['charcoal', 0.3],
-      ],
-      { styleAttributes: ['minimalist', 'tailored'], tags: ['wool'] },
-    );
-    const categoryMatch =
-      (words: RegExp) =>
-      (p: Row): boolean =>
-        words.test(`${p.category ?? ''} ${p.title}`.toLowerCase());
-    const both =
-      (...fs: ((p: Row) => boolean)[]) =>
-      (p: Row): boolean =>
-        fs.every((f) => f(p));
-
-    // Cores built from images of known colour and pattern; relevance is judged against the truth
-    // (the hand-made profiles above), never against what the engine measured.
-    const camelCore = await coreFromImages('camel & cream (images)', [
-      { colour: '#c19a6b' },
-      { colour: '#efe3c8', background: '#c8c8c8' },
-      { colour: '#c19a6b', background: 'busy', seed: 3 },
-    ]);
-    const navyCore = await coreFromImages('navy & white stripes (images)', [
-      { colour: '#1c2541', pattern: 'striped' },
-      { colour: '#1c2541', pattern: 'striped', horizontal: true, stripeWidth: 12 },
-      { colour: '#f7f7f5', background: '#1c2541' },
-    ]);
-    const greenCore = await coreFromImages('olive & sage (images)', [
-      { colour: '#6b6b2f' },
-      { colour: '#9caf88', background: '#f3ecd8' },
-    ]);
-    const redCore = await coreFromImages('burgundy (images)', [
-      { colour: '#6d1a2a' },
-      { colour: '#6d1a2a', background: 'busy', seed: 5 },
-    ]);
-    const pinkCore = await coreFromImages('blush & pink (images)', [
-      { colour: '#efc3c0', background: '#6f4a2f' },
-      { colour: '#e48aa8' },
-    ]);
-
-    const scenarios: Scenario[] = [
-      {
-        name: 'camel+cream core from images',
-        profile: camelCore,
-        relevant: colourMatch(camel),
-        colourDriven: true,
-      },
-      {
-        name: 'navy+white stripes core from images',
-        profile: navyCore,
-        relevant: colourMatch(navy),
-        colourDriven: true,
-      },
-      {
-        name: 'olive+sage core from images',
-        profile: greenCore,
-        relevant: colourMatch(green),
-        colourDriven: true,
-      },
-      { name: 'burgundy core from images', profile: redCore, relevant: colourMatch(red), colourDriven: true },
-      {
-        name: 'blush+pink core from images',
-        profile: pinkCore,
-        relevant: colourMatch(pink),
-        colourDriven: true,
-      },
-      {
-        name: 'camel+cream core from images, query "coat"',
-        profile: camelCore,
-        query: 'coat',
-        relevant: both(colourMatch(camel), categoryMatch(/coat|outerwear/)),
-        colourDriven: false,
-      },
-      { name: 'camel+cream', profile: camel, relevant: colourMatch(camel), colourDriven: true },
-      { name: 'navy+white', profile: navy, relevant: colourMatch(navy), colourDriven: true },
-      { name: 'olive+sage+khaki', profile: green, relevant: colourMatch(green), colourDriven: true },
-      { name: 'burgundy+wine', profile: red, relevant: colourMatch(red), colourDriven: true },
-      { name: 'blush+pink', profile: pink, relevant: colourMatch(pink), colourDriven: true },
-      { name: 'black minimalist wool', profile: minimal, relevant: colourMatch(minimal), colourDriven: true },
-      {
-        name: 'navy striped (colour+pattern)',
-        profile: striped,
-        relevant: both(colourMatch(striped), (p) => p.pattern === 'striped'),
-        colourDriven: false,
-      },
-      {
-        name: 'camel+cream, query "coat"',
-        profile: camel,
-        query: 'coat',
-        relevant: both(colourMatch(camel), categoryMatch(/coat|outerwear/)),
-        colourDriven: false,
-      },
-      {
-        name: 'navy+white, query "knitwear"',
-        profile: navy,
-        query: 'knitwear',
-        relevant: both(colourMatch(navy), categoryMatch(/knit|sweater|cardigan|jumper|turtleneck/)),
-        colourDriven: false,
-      },
-      {
-        name: 'burgundy, query "leather bag"',
-        profile: red,
-        query: 'leather bag',
-        relevant: both(colourMatch(red), categoryMatch(/bag|clutch/)),
-        colourDriven: false,
-      },
-      {
-        name: 'camel+cream, query "carburettor" (falls back to profile)',
-        profile: camel,
-        query: 'carburettor',
-        relevant: colourMatch(camel),
-        colourDriven: true,
-      },
-    ];
-
-    const results: { name: string; p10: number; ndcg10: number; n: number; colourDriven: boolean }[] = [];
-    for (const s of scenarios) {
-      const res = await products.searchWithProfile(s.profile, s.query ? { query: s.query } : {});
-      const rels = res.products.map((p: ProductDto) => {
-        const row = byId.get(p.id);
-        return row ? s.relevant(row) : false;
-      });
-      const idealRelevant = rows.filter((r) => s.relevant(r)).length;
-      const p10 = rels.filter(Boolean).length / 10;
-      results.push({
-        name: s.name,
-        p10,
-        ndcg10: ndcg(rels, idealRelevant),
-        n: res.products.length,
-        colourDriven: s.colourDriven,
-      });
-    }
-    console.log(`search evaluation on ${count} demo products`);
-    console.log('scenario'.padEnd(58), 'P@10'.padStart(6), 'nDCG@10'.padStart(8), 'results'.padStart(8));
-    for (const r of results) {
-      console.log(
-        r.name.padEnd(58),
-        r.p10.toFixed(2).padStart(6),
-        r.ndcg10.toFixed(3).padStart(8),
-        String(r.n).padStart(8),
-      );
-    }
-    const colour = results.filter((r) => r.colourDriven);
-    const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  console.log(
+    `\nsearch evaluation: ${PRODUCTS} products of the realistic feed, ${FAMILY_KEYS.length} colour families + ${MIXED.length} mixed cores, ` +
+      `${PHOTOS} photograph-like images a core, built through the API; filters ${JSON.stringify({ gender: 'women|men', ...PRICE })}`,
+  );
+  console.log(
+    `tuning seed ${TUNE_SEED} | HELD-OUT seed ${HELD_OUT_SEED} (the figures that count); target: every value >= 0.95`,
+  );
+  const head = ['core', 'P@10', 'P@10 filt', 'coat outer', '|', 'P@10', 'P@10 filt', 'coat outer'];
+  const widths = [24, 6, 10, 11, 1, 6, 10, 11];
+  const line = (vals: string[]) =>
+    vals.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join(' ');
+  console.log(line(['', `seed ${TUNE_SEED}`, '', '', '|', `seed ${HELD_OUT_SEED}`, '', '']));
+  console.log(line(head));
+  for (const [i, c] of tune.cores.entries()) {
+    const h = held.cores[i];
     console.log(
-      `mean colour-driven P@10 ${mean(colour.map((r) => r.p10)).toFixed(3)} (target >= 0.8), ` +
-        `mean all P@10 ${mean(results.map((r) => r.p10)).toFixed(3)}, mean nDCG@10 ${mean(results.map((r) => r.ndcg10)).toFixed(3)}`,
+      line([
+        c.name,
+        f2(c.p10),
+        f2(c.p10Filtered),
+        f2(c.coatOuterwear),
+        '|',
+        f2(h.p10),
+        f2(h.p10Filtered),
+        f2(h.coatOuterwear),
+      ]),
     );
-  } finally {
-    await ds.destroy();
   }
+  const targets: [string, string, (s: Record<string, number>) => string][] = [
+    [
+      'colour-family P@10, mean (min) over families',
+      '>= 0.95 every family',
+      (s) => `${f2(s.meanP10)} (${f2(s.minP10)})`,
+    ],
+    [
+      'P@10 with {gender,minPrice,maxPrice}, mean (min)',
+      '>= 0.95 every family',
+      (s) => `${f2(s.meanP10Filtered)} (${f2(s.minP10Filtered)})`,
+    ],
+    [
+      'outerwear share with query "coat", mean (min)',
+      '>= 0.95',
+      (s) => `${f2(s.meanCoatOuterwear)} (${f2(s.minCoatOuterwear)})`,
+    ],
+    ['P@10 of mixed two-family cores, mean', '-', (s) => f2(s.mixedP10)],
+    ['filters honoured (share of filtered results)', '100%', (s) => pct(s.filtersHonoured, 1)],
+    ['url = affiliate link (or link) on results', '100%', (s) => pct(s.urlRight, 1)],
+    ['results whose id is not in the feed', '0', (s) => String(s.unknownIds)],
+  ];
+  const st = summary(tune);
+  const sh = summary(held);
+  console.log('');
+  console.log(
+    `${'measure'.padEnd(50)} ${`seed ${TUNE_SEED}`.padStart(12)} ${`held-out ${HELD_OUT_SEED}`.padStart(13)}  target`,
+  );
+  for (const [name, target, fmt] of targets)
+    console.log(`${name.padEnd(50)} ${fmt(st).padStart(12)} ${fmt(sh).padStart(13)}  ${target}`);
+
+  const dir = join(ROOT, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const out = {
+    date: new Date().toISOString(),
+    products: PRODUCTS,
+    photos: PHOTOS,
+    tune,
+    heldOut: held,
+    summary: { tune: st, heldOut: sh },
+  };
+  writeFileSync(join(dir, 'eval-search-latest.json'), JSON.stringify(out, null, 2) + '\n');
 }
 
 main().catch((err: unknown) => {
