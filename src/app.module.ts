@@ -13,6 +13,7 @@ import { HEALTH_CHECKS } from './health/health.tokens';
 import { JobsModule } from './jobs/jobs.module';
 import { LoggingModule } from './logging/logging.module';
 import { McpModule } from './mcp/mcp.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { ProductsModule } from './products/products.module';
 import { RedisModule } from './redis/redis.module';
 import { ImageStore, StorageModule } from './storage';
@@ -30,6 +31,7 @@ export class AppModule {
       imports: [
         AppConfigModule.forRoot(config),
         LoggingModule,
+        MetricsModule.forRoot({ http: true }),
         DatabaseModule,
         RedisModule,
         AuditModule,

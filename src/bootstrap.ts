@@ -4,9 +4,11 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { securityHeaders } from './common/security-headers';
 import { createValidationPipe } from './common/validation.pipe';
 import { AllConfig } from './config/configuration';
 import { requestId } from './logging/logging.module';
+import { MetricsService } from './metrics/metrics.service';
 import { setupSwagger } from './openapi/document';
 
 /** Creates the configured HTTP application (used by main.ts and by the e2e tests). */
@@ -32,8 +34,10 @@ export async function startWorker(config: AllConfig): Promise<INestApplicationCo
 
 export function configureApp(app: INestApplication & NestExpressApplication, config: AllConfig): void {
   app.useLogger(app.get(Logger));
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', config.ops.trustProxy);
   app.disable('x-powered-by');
+  app.use(app.get(MetricsService).httpMiddleware());
+  app.use(securityHeaders(config));
   // Before the body parser, so even a malformed or oversized body gets a request id.
   app.use((req: IncomingMessage & { id?: string }, res: ServerResponse, next: () => void) => {
     req.id = requestId(req, res);

@@ -1,12 +1,27 @@
 import { resolve } from 'node:path';
-import { EnvDto, validateEnv } from './env.schema';
+import { DEV_API_KEY_PEPPER, DEV_SESSION_SECRET, EnvDto, validateEnv } from './env.schema';
 
 export { validateEnv };
 
 export type Role = 'all' | 'api' | 'worker';
 
 export interface AllConfig {
-  app: { env: string; port: number; role: Role; logLevel: string; publicBaseUrl: string; bodyLimit: string };
+  app: {
+    env: string;
+    port: number;
+    role: Role;
+    logLevel: string;
+    publicBaseUrl: string;
+    bodyLimit: string;
+  };
+  ops: {
+    /** Express `trust proxy`: a boolean, a hop count or a list of addresses/CIDRs/names. */
+    trustProxy: boolean | number | string;
+    /** After SIGTERM: readiness is 503 for `shutdownDelayMs`, then the listener closes; work ends within `shutdownGraceMs`. */
+    shutdownDelayMs: number;
+    shutdownGraceMs: number;
+  };
+  metrics: { token: string; workerPort: number | null };
   db: { url: string; migrationsRun: boolean };
   redis: { url: string };
   queue: { prefix: string; concurrency: number };
@@ -44,6 +59,12 @@ export function buildConfig(env: EnvDto): AllConfig {
       // Five base64 images just under 10 MB each are about 70 MB of JSON (DECISIONS.md, 413 threshold).
       bodyLimit: env.BODY_LIMIT ?? '70mb',
     },
+    ops: {
+      trustProxy: parseTrustProxy(env.TRUST_PROXY ?? 'loopback'),
+      shutdownDelayMs: env.SHUTDOWN_DELAY_MS ?? 5000,
+      shutdownGraceMs: env.SHUTDOWN_GRACE_MS ?? 25000,
+    },
+    metrics: { token: env.METRICS_TOKEN ?? '', workerPort: env.METRICS_PORT ?? null },
     db: {
       url: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/taste',
       migrationsRun: env.DB_MIGRATIONS_RUN ?? true,
@@ -85,11 +106,17 @@ export function buildConfig(env: EnvDto): AllConfig {
       searchPerMin: env.RATE_LIMIT_SEARCH_PER_MIN ?? 20,
     },
     auth: {
-      pepper: env.API_KEY_PEPPER ?? 'taste-dev-pepper-change-me',
+      pepper: env.API_KEY_PEPPER ?? DEV_API_KEY_PEPPER,
       keyCacheMs: env.API_KEY_CACHE_MS ?? 0,
-      sessionSecret: env.SESSION_SECRET ?? 'taste-dev-session-secret-change-me',
+      sessionSecret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,
     },
   };
+}
+
+function parseTrustProxy(value: string): boolean | number | string {
+  const v = value.trim();
+  if (v === 'true' || v === 'false') return v === 'true';
+  return /^\d+$/.test(v) ? Number(v) : v;
 }
 
 /** Loader for ConfigModule: validate the process environment once, fail fast on a bad value. */

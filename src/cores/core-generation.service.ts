@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { JobPayloads, JobName } from '../jobs/job.types';
 import { JobsService } from '../jobs/jobs.service';
+import { MetricsService } from '../metrics/metrics.service';
 import { TasteService } from '../taste/taste.service';
 import { TasteGenerationError } from '../taste/taste.types';
 import { CoreImagesService } from './core-images.service';
@@ -27,6 +28,7 @@ export class CoreGenerationService {
     private readonly images: CoreImagesService,
     private readonly jobs: JobsService,
     private readonly taste: TasteService,
+    private readonly metrics: MetricsService,
   ) {}
 
   async run(payload: GenerationPayload, isLastAttempt: boolean): Promise<GenerationVerdict> {
@@ -41,6 +43,8 @@ export class CoreGenerationService {
       return 'done';
     }
     await this.jobs.markStarted(jobId);
+    const started = performance.now();
+    const elapsed = (): number => (performance.now() - started) / 1000;
     try {
       const images = await Promise.all(
         (core.images ?? []).map(async (img) => ({
@@ -49,6 +53,7 @@ export class CoreGenerationService {
         })),
       );
       const result = await this.taste.generate(images);
+      this.metrics.tasteEngineRan(elapsed(), images.length);
       const applied = await this.repo.transaction(async (manager) => {
         const ok = await this.repo.applyGeneration(manager, coreId, jobId, {
           taste: result.taste,
@@ -62,7 +67,8 @@ export class CoreGenerationService {
         if (ok) await this.jobs.markReady(jobId, manager);
         return ok;
       });
-      if (!applied) await this.jobs.markFailed(jobId, 'Superseded by a newer generation job.');
+      if (applied) this.metrics.generationFinished('ready', elapsed());
+      else await this.jobs.markFailed(jobId, 'Superseded by a newer generation job.');
       return 'done';
     } catch (err) {
       // Unknown errors (storage or database hiccups) are retried too; the last attempt records them.
@@ -79,6 +85,7 @@ export class CoreGenerationService {
         await this.repo.applyFailure(manager, coreId, jobId, message);
         await this.jobs.markFailed(jobId, message, manager);
       });
+      this.metrics.generationFinished('failed', elapsed());
       return 'done';
     }
   }

@@ -1,7 +1,16 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
-import { ThrottlerGuard, ThrottlerRequest } from '@nestjs/throttler';
+import { Reflector } from '@nestjs/core';
+import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  ThrottlerGuard,
+  ThrottlerModuleOptions,
+  ThrottlerRequest,
+  ThrottlerStorage,
+} from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { RequestWithOrg } from '../auth/org-context';
+import { MetricsService, RateLimitBudget } from '../metrics/metrics.service';
 import { RateLimitExceededException } from './rate-limit.exception';
 import { THROTTLE_CATEGORY_KEY, ThrottleCategoryName } from './throttle-category.decorator';
 
@@ -24,6 +33,15 @@ export function rateLimitHeaderNames(throttler: string): { limit: string; remain
  */
 @Injectable()
 export class OrgThrottlerGuard extends ThrottlerGuard {
+  constructor(
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() storage: ThrottlerStorage,
+    reflector: Reflector,
+    private readonly metrics: MetricsService,
+  ) {
+    super(options, storage, reflector);
+  }
+
   protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const req = context.switchToHttp().getRequest<RequestWithOrg>();
@@ -47,6 +65,7 @@ export class OrgThrottlerGuard extends ThrottlerGuard {
     res.setHeader(headers.reset, record.timeToExpire);
     if (record.isBlocked) {
       res.setHeader('Retry-After', record.timeToBlockExpire);
+      this.metrics.rateLimitRejected(name as RateLimitBudget);
       throw new RateLimitExceededException(record.timeToBlockExpire);
     }
     return true;
