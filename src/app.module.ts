@@ -11,6 +11,7 @@ import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { HEALTH_CHECKS } from './health/health.tokens';
 import { JobsModule } from './jobs/jobs.module';
+import { LifecycleModule } from './lifecycle/shutdown-state';
 import { LoggingModule } from './logging/logging.module';
 import { McpModule } from './mcp/mcp.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -32,6 +33,7 @@ export class AppModule {
         AppConfigModule.forRoot(config),
         LoggingModule,
         MetricsModule.forRoot({ http: true }),
+        LifecycleModule,
         DatabaseModule,
         RedisModule,
         AuditModule,

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -7,6 +7,7 @@ import { AppModule } from './app.module';
 import { securityHeaders } from './common/security-headers';
 import { createValidationPipe } from './common/validation.pipe';
 import { AllConfig } from './config/configuration';
+import { drainAndClose } from './lifecycle/graceful-shutdown';
 import { requestId } from './logging/logging.module';
 import { MetricsService } from './metrics/metrics.service';
 import { setupSwagger } from './openapi/document';
@@ -28,8 +29,51 @@ export async function createApp(config: AllConfig): Promise<NestExpressApplicati
 export async function startWorker(config: AllConfig): Promise<INestApplicationContext> {
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { bufferLogs: true });
   app.useLogger(app.get(Logger));
-  app.enableShutdownHooks();
   return app;
+}
+
+/**
+ * What `node dist/main.js` runs: the HTTP app (`ROLE=all|api`) or the worker (`ROLE=worker`, with
+ * GET /metrics on METRICS_PORT when set), and the drain sequence on SIGTERM or SIGINT.
+ */
+export async function runProcess(config: AllConfig, onClosed: () => Promise<void>): Promise<void> {
+  let app: INestApplicationContext;
+  const servers: Server[] = [];
+  if (config.app.role === 'worker') {
+    app = await startWorker(config);
+    const port = config.metrics.workerPort;
+    if (port) {
+      const metrics = app.get(MetricsService);
+      const server = createServer((req, res) => void metrics.serveWorker(req, res));
+      await new Promise<void>((resolve) => server.listen(port, '0.0.0.0', resolve));
+      servers.push(server);
+    }
+  } else {
+    const http = await createApp(config);
+    await http.listen(config.app.port, '0.0.0.0');
+    servers.push(http.getHttpServer() as Server);
+    app = http;
+  }
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    app.get(Logger).log(`${signal} received`);
+    // A stuck close must not keep a terminated process alive forever.
+    const { shutdownDelayMs, shutdownGraceMs } = config.ops;
+    setTimeout(() => process.exit(1), shutdownDelayMs + shutdownGraceMs + 15000).unref();
+    drainAndClose(app, config, servers)
+      .then(onClosed)
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          console.error(err);
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
 }
 
 export function configureApp(app: INestApplication & NestExpressApplication, config: AllConfig): void {
@@ -45,6 +89,5 @@ export function configureApp(app: INestApplication & NestExpressApplication, con
   });
   app.useBodyParser('json', { limit: config.app.bodyLimit });
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks();
   setupSwagger(app);
 }

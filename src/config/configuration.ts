@@ -22,6 +22,8 @@ export interface AllConfig {
     shutdownGraceMs: number;
   };
   metrics: { token: string; workerPort: number | null };
+  /** OpenTelemetry tracing: on when an OTLP endpoint or a traces exporter is configured. */
+  tracing: { enabled: boolean; serviceName: string };
   db: { url: string; migrationsRun: boolean };
   redis: { url: string };
   queue: { prefix: string; concurrency: number };
@@ -65,6 +67,14 @@ export function buildConfig(env: EnvDto): AllConfig {
       shutdownGraceMs: env.SHUTDOWN_GRACE_MS ?? 25000,
     },
     metrics: { token: env.METRICS_TOKEN ?? '', workerPort: env.METRICS_PORT ?? null },
+    tracing: {
+      enabled:
+        env.OTEL_SDK_DISABLED !== 'true' &&
+        (env.OTEL_TRACES_EXPORTER
+          ? env.OTEL_TRACES_EXPORTER !== 'none'
+          : Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)),
+      serviceName: env.OTEL_SERVICE_NAME ?? 'taste-profile-service',
+    },
     db: {
       url: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/taste',
       migrationsRun: env.DB_MIGRATIONS_RUN ?? true,

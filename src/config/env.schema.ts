@@ -119,6 +119,13 @@ export class EnvDto {
   TRUST_PROXY?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600000) SHUTDOWN_GRACE_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(60000) SHUTDOWN_DELAY_MS?: number;
+
+  // OpenTelemetry: the SDK reads every OTEL_* variable itself; these decide whether it is loaded.
+  @IsOptional() @IsString() OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  @IsOptional() @IsString() OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
+  @IsOptional() @IsString() OTEL_TRACES_EXPORTER?: string;
+  @IsOptional() @IsString() OTEL_SDK_DISABLED?: string;
+  @IsOptional() @IsString() OTEL_SERVICE_NAME?: string;
 }
 
 /** Development values of the secrets: refused in production. */
