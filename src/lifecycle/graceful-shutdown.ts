@@ -16,12 +16,12 @@ async function closeServer(server: Server, graceMs: number): Promise<void> {
 }
 
 /** The generation worker of this process, if it runs one (`ROLE=all|worker`). */
-function generationProcessor(app: INestApplicationContext): CoreGenerationProcessor | null {
-  try {
-    return app.get(CoreGenerationProcessor, { strict: false });
-  } catch {
-    return null;
-  }
+function generationProcessor(
+  app: INestApplicationContext,
+  config: AllConfig,
+): CoreGenerationProcessor | null {
+  // Not app.get() in a try: Nest's application proxy exits the process on an unknown provider.
+  return config.app.role === 'api' ? null : app.get(CoreGenerationProcessor, { strict: false });
 }
 
 /**
@@ -43,7 +43,7 @@ export async function drainAndClose(
     `draining: readiness 503, listener closes in ${shutdownDelayMs} ms, grace ${shutdownGraceMs} ms`,
   );
   app.get(ShutdownState).begin();
-  const processor = generationProcessor(app);
+  const processor = generationProcessor(app, config);
   await Promise.all([
     processor?.drain(shutdownGraceMs).then((handedBack) => {
       if (handedBack > 0) logger.warn(`${handedBack} running job(s) moved back to the queue`);
