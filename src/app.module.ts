@@ -7,6 +7,7 @@ import { AllExceptionsFilter } from './common/http-exception.filter';
 import { AppConfigModule } from './config/config.module';
 import { AllConfig } from './config/configuration';
 import { DashboardModule } from './dashboard/dashboard.module';
+import { QueueBoardModule } from './dashboard/queue-board';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { HEALTH_CHECKS } from './health/health.tokens';
@@ -50,6 +51,7 @@ export class AppModule {
           useFactory: (store: ImageStore) => [{ name: 'storage', ping: () => store.ping() }],
         }),
         DashboardModule,
+        QueueBoardModule,
         McpModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],

@@ -20,6 +20,8 @@ export interface AllConfig {
     /** After SIGTERM: readiness is 503 for `shutdownDelayMs`, then the listener closes; work ends within `shutdownGraceMs`. */
     shutdownDelayMs: number;
     shutdownGraceMs: number;
+    /** Organizations whose dashboard owners may open the queue board (empty: every owner, outside production). */
+    queueBoardOrgIds: string[];
   };
   metrics: { token: string; workerPort: number | null };
   /** OpenTelemetry tracing: on when an OTLP endpoint or a traces exporter is configured. */
@@ -65,6 +67,10 @@ export function buildConfig(env: EnvDto): AllConfig {
       trustProxy: parseTrustProxy(env.TRUST_PROXY ?? 'loopback'),
       shutdownDelayMs: env.SHUTDOWN_DELAY_MS ?? 5000,
       shutdownGraceMs: env.SHUTDOWN_GRACE_MS ?? 25000,
+      queueBoardOrgIds: (env.QUEUE_BOARD_ORG_IDS ?? '')
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
     },
     metrics: { token: env.METRICS_TOKEN ?? '', workerPort: env.METRICS_PORT ?? null },
     tracing: {

@@ -119,6 +119,7 @@ export class EnvDto {
   TRUST_PROXY?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600000) SHUTDOWN_GRACE_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(60000) SHUTDOWN_DELAY_MS?: number;
+  @IsOptional() @IsString() QUEUE_BOARD_ORG_IDS?: string;
 
   // OpenTelemetry: the SDK reads every OTEL_* variable itself; these decide whether it is loaded.
   @IsOptional() @IsString() OTEL_EXPORTER_OTLP_ENDPOINT?: string;

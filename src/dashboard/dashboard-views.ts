@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Eta } from 'eta';
 import { join } from 'node:path';
 import { DashboardViewer } from './dashboard-session';
+import { QueueBoardAccess } from './queue-board';
 
 /** Next to the compiled file in both ts-node (src/dashboard) and dist (dist/src/dashboard). */
 const VIEWS_DIR = join(__dirname, 'views');
@@ -33,7 +34,11 @@ const safeUrl = (value: string | null | undefined): string =>
 export class DashboardViews {
   private readonly eta = new Eta({ views: VIEWS_DIR, autoEscape: true, cache: true, useWith: false });
 
+  constructor(private readonly queueBoard: QueueBoardAccess) {}
+
   render<T extends PageBase>(template: string, page: T): string {
-    return this.eta.render(template, { ...page, helpers: { formatDate, safeUrl } });
+    // The nav links the queue board only for those it lets in.
+    const queueBoard = this.queueBoard.allows(page.viewer);
+    return this.eta.render(template, { ...page, queueBoard, helpers: { formatDate, safeUrl } });
   }
 }
