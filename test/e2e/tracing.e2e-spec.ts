@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOrgWithKey, freePort, startTestApp, TestApp } from '../support/app';
+import { colourPng } from '../support/cores';
 import { spawnEntry, Spawned, waitForStatus } from '../support/spawned';
 
 interface OtlpSpan {
@@ -127,6 +128,34 @@ describe('OpenTelemetry tracing (spawned processes)', () => {
     p.child.kill('SIGTERM');
     expect(await p.exited).toBe(0);
     expect(p.output()).toMatch(/OTEL_SDK_MODULES=[1-9]/);
+  });
+
+  it('traces BullMQ: the enqueue in the API and the job in the worker', async () => {
+    const { p, base } = await start({
+      ROLE: 'all',
+      QUEUE_PREFIX: `tracing-${process.pid}-${Date.now()}`,
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    });
+    const org = await createOrgWithKey(t.app);
+    const res = await fetch(`${base}/api/v1/org/cores`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Traced', images: [await colourPng('#8b5a2b')] }),
+    });
+    expect(res.status).toBe(202);
+    const deadline = Date.now() + 60000;
+    const names = () => new Set(receiver.spans.map((s) => s.name));
+    while (!(names().has('add taste-generation.generate-taste') && names().has('process taste-generation'))) {
+      if (Date.now() > deadline) throw new Error(`no BullMQ spans; got ${[...names()].join(', ')}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const add = receiver.spans.find((s) => s.name === 'add taste-generation.generate-taste');
+    expect(add?.kind).toBe(4); // PRODUCER
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
   });
 
   it('loads nothing of OpenTelemetry without OTEL_* variables', async () => {
