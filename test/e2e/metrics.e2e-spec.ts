@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { createOrgWithKey, startTestApp, TestApp } from '../support/app';
+import { createOrgWithKey, freePort, startTestApp, TestApp } from '../support/app';
 import { colourPng, waitForCore } from '../support/cores';
 import { sample } from '../support/metrics';
+import { spawnEntry, waitForStatus } from '../support/spawned';
 
 const TOKEN = 'metrics-token-for-the-e2e-test-0123456789';
 const SAFE_PRODUCTION = {
@@ -64,7 +65,7 @@ describe('GET /metrics (e2e)', () => {
       expect(text).not.toContain(id);
     });
 
-    it('counts 429s per budget, finished jobs and their duration, and the queue depth moves', async () => {
+    it('counts 429s per budget, and finished jobs with their duration', async () => {
       const org = await createOrgWithKey(t.app);
       const before = await scrape();
       const create = (name: string, image: string) =>
@@ -134,5 +135,33 @@ describe('GET /metrics (e2e)', () => {
       expect(res.body).toMatchObject({ status: 404, code: 'not_found' });
       expect(res.text).not.toContain('http_request_duration_seconds');
     });
+  });
+
+  describe('a ROLE=worker process (spawned)', () => {
+    it('serves GET /metrics on METRICS_PORT with the same token rule', async () => {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}/metrics`;
+      const p = spawnEntry('worker', {
+        METRICS_PORT: String(port),
+        METRICS_TOKEN: TOKEN,
+        QUEUE_PREFIX: `metrics-worker-${port}`,
+        SHUTDOWN_DELAY_MS: '0',
+      });
+      try {
+        await waitForStatus(url, 401);
+        const refused = await fetch(url, { headers: { authorization: 'Bearer nope' } });
+        expect(refused.status).toBe(401);
+        expect(await refused.json()).toMatchObject({ status: 401 });
+        const ok = await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } });
+        expect(ok.status).toBe(200);
+        const text = await ok.text();
+        expect(sample(text, 'generation_jobs_total', { outcome: 'ready' })).toBe(0);
+        expect(sample(text, 'queue_jobs', { queue: 'taste-generation', state: 'waiting' })).toBe(0);
+        expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
+      } finally {
+        p.child.kill('SIGTERM');
+      }
+      expect(await p.exited).toBe(0);
+    }, 120000);
   });
 });
