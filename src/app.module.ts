@@ -7,12 +7,15 @@ import { AllExceptionsFilter } from './common/http-exception.filter';
 import { AppConfigModule } from './config/config.module';
 import { AllConfig } from './config/configuration';
 import { DashboardModule } from './dashboard/dashboard.module';
+import { QueueBoardModule } from './dashboard/queue-board';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { HEALTH_CHECKS } from './health/health.tokens';
 import { JobsModule } from './jobs/jobs.module';
+import { LifecycleModule } from './lifecycle/shutdown-state';
 import { LoggingModule } from './logging/logging.module';
 import { McpModule } from './mcp/mcp.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { ProductsModule } from './products/products.module';
 import { RedisModule } from './redis/redis.module';
 import { ImageStore, StorageModule } from './storage';
@@ -31,6 +34,8 @@ export class AppModule {
       imports: [
         AppConfigModule.forRoot(config),
         LoggingModule,
+        MetricsModule.forRoot({ http: true }),
+        LifecycleModule,
         DatabaseModule,
         RedisModule,
         AuditModule,
@@ -48,6 +53,7 @@ export class AppModule {
           useFactory: (store: ImageStore) => [{ name: 'storage', ping: () => store.ping() }],
         }),
         DashboardModule,
+        QueueBoardModule,
         McpModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -7,10 +7,13 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppModule } from './app.module';
 import { ApiKeyMiddleware } from './auth/api-key.middleware';
 import { jsonBodyParsers } from './common/body-parsing';
+import { securityHeaders } from './common/security-headers';
 import { createValidationPipe } from './common/validation.pipe';
 import { AllConfig } from './config/configuration';
+import { drainAndClose } from './lifecycle/graceful-shutdown';
 import { requestId } from './logging/logging.module';
 import { StartupQuietLogger } from './logging/startup-quiet.logger';
+import { MetricsService } from './metrics/metrics.service';
 import { setupSwagger } from './openapi/document';
 
 /** Creates the configured HTTP application (used by main.ts and by the e2e tests). */
@@ -30,7 +33,6 @@ export async function createApp(config: AllConfig): Promise<NestExpressApplicati
 export async function startWorker(config: AllConfig): Promise<INestApplicationContext> {
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { bufferLogs: true });
   app.useLogger(new StartupQuietLogger(app.get(Logger)));
-  app.enableShutdownHooks();
   return app;
 }
 
@@ -38,10 +40,60 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
 
+/**
+ * What `node dist/main.js` runs: the HTTP app (`ROLE=all|api`) or the worker (`ROLE=worker`, with
+ * GET /metrics on METRICS_PORT when set), and the drain sequence on SIGTERM or SIGINT.
+ */
+export async function runProcess(
+  config: AllConfig,
+  onClosed: () => Promise<void>,
+): Promise<{ app: INestApplicationContext; http: boolean }> {
+  let app: INestApplicationContext;
+  const servers: Server[] = [];
+  if (config.app.role === 'worker') {
+    app = await startWorker(config);
+    const port = config.metrics.workerPort;
+    if (port) {
+      const metrics = app.get(MetricsService);
+      const server = createServer((req, res) => void metrics.serveWorker(req, res));
+      await new Promise<void>((resolve) => server.listen(port, '0.0.0.0', resolve));
+      servers.push(server);
+    }
+  } else {
+    const http = await createApp(config);
+    await http.listen(config.app.port, '0.0.0.0');
+    servers.push(http.getHttpServer() as Server);
+    app = http;
+  }
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    app.get(Logger).log(`${signal} received`);
+    // A stuck close must not keep a terminated process alive forever.
+    const { shutdownDelayMs, shutdownGraceMs } = config.ops;
+    setTimeout(() => process.exit(1), shutdownDelayMs + shutdownGraceMs + 15000).unref();
+    drainAndClose(app, config, servers)
+      .then(onClosed)
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          console.error(err);
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  return { app, http: config.app.role !== 'worker' };
+}
+
 export function configureApp(app: INestApplication & NestExpressApplication, config: AllConfig): void {
   app.useLogger(new StartupQuietLogger(app.get(Logger)));
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', config.ops.trustProxy);
   app.disable('x-powered-by');
+  app.use(app.get(MetricsService).httpMiddleware());
+  app.use(securityHeaders(config));
   // Before the body parser, so even a malformed or oversized body gets a request id.
   app.use((req: IncomingMessage & { id?: string }, res: ServerResponse, next: () => void) => {
     req.id = requestId(req, res);
@@ -58,6 +110,5 @@ export function configureApp(app: INestApplication & NestExpressApplication, con
   });
   app.use(jsonBodyParsers(config.app.bodyLimit));
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks();
   setupSwagger(app);
 }

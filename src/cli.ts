@@ -1,12 +1,14 @@
 import 'reflect-metadata';
-import { CommandFactory } from 'nest-commander';
-import { CliModule } from './cli/cli.module';
 import { loadConfig } from './config/configuration';
-import { ensureDatabase } from './database/ensure-database';
 
 /** `node dist/cli.js <command> [options]`: JSON on stdout, a message on stderr and exit 1 on error. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  const tracing = config.tracing.enabled ? await import('./tracing') : null;
+  tracing?.startTracing(config.tracing);
+  const { CommandFactory } = await import('nest-commander');
+  const { CliModule } = await import('./cli/cli.module');
+  const { ensureDatabase } = await import('./database/ensure-database');
   // `npm run demo` on a bare PostgreSQL: the database must exist before the CLI module connects.
   if (['demo:bootstrap', 'catalogue:demo'].includes(process.argv[2])) await ensureDatabase(config.db.url);
   const fail = (err: unknown): never => {
@@ -20,6 +22,7 @@ async function main(): Promise<void> {
     serviceErrorHandler: fail,
     cliName: 'taste-cli',
   });
+  await tracing?.stopTracing();
 }
 
 main().catch((err: unknown) => {

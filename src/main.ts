@@ -1,24 +1,27 @@
 import 'reflect-metadata';
-import { ApiKeysService } from './auth/api-keys.service';
-import { createApp, startWorker } from './bootstrap';
-import { bootstrapDemo } from './cli/demo.command';
 import { loadConfig } from './config/configuration';
-import { DashboardUsersService } from './dashboard/dashboard-users.service';
-import { startupBanner } from './startup-banner';
 
 /**
  * `ROLE=all` (default): API and worker; `ROLE=api`: HTTP only; `ROLE=worker`: processors only.
+ * The configuration is checked first (production start rules: exit 1 naming the variable), then
+ * tracing starts when configured, before any instrumented module is loaded.
  * `--demo` (what `npm run demo` passes): once listening, issue a demo key and sign-in and print them
  * after the banner.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  if (config.app.role === 'worker') {
-    await startWorker(config);
-    return;
-  }
-  const app = await createApp(config);
-  await app.listen(config.app.port, '0.0.0.0');
+  const tracing = config.tracing.enabled ? await import('./tracing') : null;
+  tracing?.startTracing(config.tracing);
+  const { runProcess } = await import('./bootstrap');
+  const { app, http } = await runProcess(config, async () => tracing?.stopTracing());
+  if (!http) return;
+  const [{ ApiKeysService }, { bootstrapDemo }, { DashboardUsersService }, { startupBanner }] =
+    await Promise.all([
+      import('./auth/api-keys.service'),
+      import('./cli/demo.command'),
+      import('./dashboard/dashboard-users.service'),
+      import('./startup-banner'),
+    ]);
   const demo = process.argv.includes('--demo')
     ? await bootstrapDemo(app.get(ApiKeysService), app.get(DashboardUsersService))
     : undefined;

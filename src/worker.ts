@@ -1,12 +1,14 @@
 import 'reflect-metadata';
-import { startWorker } from './bootstrap';
 import { loadConfig } from './config/configuration';
 
-/** The worker alone, whatever ROLE says (`npm run start:worker`). */
+/** The worker alone, whatever ROLE says (`npm run start:worker`); see main.ts. */
 async function main(): Promise<void> {
   const config = loadConfig();
   config.app.role = 'worker';
-  await startWorker(config);
+  const tracing = config.tracing.enabled ? await import('./tracing') : null;
+  tracing?.startTracing(config.tracing);
+  const { runProcess } = await import('./bootstrap');
+  await runProcess(config, async () => tracing?.stopTracing());
 }
 
 main().catch((err: unknown) => {

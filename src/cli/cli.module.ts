@@ -6,6 +6,7 @@ import { AllConfig } from '../config/configuration';
 import { DashboardUsersModule } from '../dashboard/dashboard.module';
 import { UserCreateCommand } from '../dashboard/user-create.command';
 import { DatabaseModule } from '../database/database.module';
+import { MetricsModule } from '../metrics/metrics.module';
 import { CATALOGUE_COMMANDS } from '../products/catalogue-import.command';
 import { ProductsCatalogueModule } from '../products/products.module';
 import { StorageModule } from '../storage';
@@ -22,6 +23,7 @@ export class CliModule {
       imports: [
         AppConfigModule.forRoot(config),
         DatabaseModule,
+        MetricsModule.forRoot({ http: false }),
         AuditModule,
         AuthCoreModule,
         DashboardUsersModule,

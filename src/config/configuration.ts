@@ -1,12 +1,31 @@
 import { resolve } from 'node:path';
-import { EnvDto, splitList, validateEnv } from './env.schema';
+import { DEV_API_KEY_PEPPER, DEV_SESSION_SECRET, EnvDto, splitList, validateEnv } from './env.schema';
 
 export { validateEnv };
 
 export type Role = 'all' | 'api' | 'worker';
 
 export interface AllConfig {
-  app: { env: string; port: number; role: Role; logLevel: string; publicBaseUrl: string; bodyLimit: string };
+  app: {
+    env: string;
+    port: number;
+    role: Role;
+    logLevel: string;
+    publicBaseUrl: string;
+    bodyLimit: string;
+  };
+  ops: {
+    /** Express `trust proxy`: a boolean, a hop count or a list of addresses/CIDRs/names. */
+    trustProxy: boolean | number | string;
+    /** After SIGTERM: readiness is 503 for `shutdownDelayMs`, then the listener closes; work ends within `shutdownGraceMs`. */
+    shutdownDelayMs: number;
+    shutdownGraceMs: number;
+    /** Organizations whose dashboard owners may open the queue board (empty: every owner, outside production). */
+    queueBoardOrgIds: string[];
+  };
+  metrics: { token: string; workerPort: number | null };
+  /** OpenTelemetry tracing: on when an OTLP endpoint or a traces exporter is configured. */
+  tracing: { enabled: boolean; serviceName: string };
   /** `replicaUrls`: read replicas for reads that may lag (DATABASE_REPLICA_URLS; empty: none). */
   db: { url: string; replicaUrls: string[]; migrationsRun: boolean };
   redis: { url: string };
@@ -45,6 +64,21 @@ export function buildConfig(env: EnvDto): AllConfig {
       publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
       // Five base64 images just under 10 MB each are about 70 MB of JSON (DECISIONS.md, 413 threshold).
       bodyLimit: env.BODY_LIMIT ?? '70mb',
+    },
+    ops: {
+      trustProxy: parseTrustProxy(env.TRUST_PROXY ?? 'loopback'),
+      shutdownDelayMs: env.SHUTDOWN_DELAY_MS ?? 5000,
+      shutdownGraceMs: env.SHUTDOWN_GRACE_MS ?? 25000,
+      queueBoardOrgIds: splitList(env.QUEUE_BOARD_ORG_IDS),
+    },
+    metrics: { token: env.METRICS_TOKEN ?? '', workerPort: env.METRICS_PORT ?? null },
+    tracing: {
+      enabled:
+        env.OTEL_SDK_DISABLED !== 'true' &&
+        (env.OTEL_TRACES_EXPORTER
+          ? env.OTEL_TRACES_EXPORTER !== 'none'
+          : Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)),
+      serviceName: env.OTEL_SERVICE_NAME ?? 'taste-profile-service',
     },
     db: {
       url: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/taste',
@@ -92,9 +126,9 @@ export function buildConfig(env: EnvDto): AllConfig {
       searchPerMin: env.RATE_LIMIT_SEARCH_PER_MIN ?? 20,
     },
     auth: {
-      pepper: env.API_KEY_PEPPER ?? 'taste-dev-pepper-change-me',
+      pepper: env.API_KEY_PEPPER ?? DEV_API_KEY_PEPPER,
       keyCacheMs: env.API_KEY_CACHE_MS ?? 0,
-      sessionSecret: env.SESSION_SECRET ?? 'taste-dev-session-secret-change-me',
+      sessionSecret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,
       // A dashboard session ends this long after sign-in, however active it is (the idle timeout is 8 h).
       sessionAbsoluteTimeoutSeconds: env.SESSION_ABSOLUTE_TIMEOUT_SECONDS ?? 12 * 3600,
     },
@@ -103,10 +137,13 @@ export function buildConfig(env: EnvDto): AllConfig {
 
 /** A comma list of host names: trimmed, lower case, empty entries dropped. */
 function hostList(value: string | undefined): string[] {
-  return (value ?? '')
-    .split(',')
-    .map((h) => h.trim().toLowerCase())
-    .filter(Boolean);
+  return splitList(value).map((h) => h.toLowerCase());
+}
+
+function parseTrustProxy(value: string): boolean | number | string {
+  const v = value.trim();
+  if (v === 'true' || v === 'false') return v === 'true';
+  return /^\d+$/.test(v) ? Number(v) : v;
 }
 
 /** Loader for ConfigModule: validate the process environment once, fail fast on a bad value. */

@@ -56,6 +56,46 @@ describe('configuration', () => {
     expect(message).not.toContain('hunter2');
     expect(message).not.toContain('app:');
   });
+
+  it.each([
+    ['loopback', 'loopback'],
+    ['true', true],
+    ['false', false],
+    ['2', 2],
+    ['loopback, 10.0.0.0/8', 'loopback, 10.0.0.0/8'],
+  ])('maps TRUST_PROXY=%s to the express value', (value, expected) => {
+    expect(buildConfig(validateEnv({ TRUST_PROXY: value })).ops.trustProxy).toEqual(expected);
+  });
+
+  it('refuses a TRUST_PROXY that is not an express value', () => {
+    expect(() => validateEnv({ TRUST_PROXY: 'everyone; please' })).toThrow(/TRUST_PROXY=/);
+  });
+
+  it('turns tracing on only for an OTLP endpoint or a traces exporter', () => {
+    expect(buildConfig(validateEnv({})).tracing.enabled).toBe(false);
+    expect(buildConfig(validateEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' })).tracing.enabled).toBe(
+      true,
+    );
+    expect(buildConfig(validateEnv({ OTEL_TRACES_EXPORTER: 'otlp' })).tracing.enabled).toBe(true);
+    expect(buildConfig(validateEnv({ OTEL_TRACES_EXPORTER: 'none' })).tracing.enabled).toBe(false);
+    expect(
+      buildConfig(validateEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }))
+        .tracing.enabled,
+    ).toBe(false);
+  });
+
+  it('applies the production start rules only in production, naming every unsafe variable', () => {
+    expect(() => validateEnv({ NODE_ENV: 'development' })).not.toThrow();
+    let message = '';
+    try {
+      validateEnv({ NODE_ENV: 'production', SESSION_SECRET: 'please-change-me-please-change-me-now' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toContain('API_KEY_PEPPER is not set');
+    expect(message).toContain('SESSION_SECRET is a development default');
+    expect(message).toContain('PUBLIC_BASE_URL must be an https://');
+  });
 });
 
 describe('deployment settings', () => {

@@ -12,6 +12,8 @@ import {
   validateSync,
   ValidateBy,
   ValidationOptions,
+  Matches,
+  MinLength,
 } from 'class-validator';
 
 const toInt = ({ value }: { value: unknown }) =>
@@ -67,6 +69,9 @@ function IsRedisUrl(options?: ValidationOptions): PropertyDecorator {
     options,
   );
 }
+
+/** Express's `trust proxy` values: true/false, a hop count, or a comma list of names (loopback, ...), addresses and CIDRs. */
+const TRUST_PROXY = /^(true|false|\d+|[A-Za-z0-9.:/]+(\s*,\s*[A-Za-z0-9.:/]+)*)$/;
 
 /** A comma list of connection strings, each with one of `protocols` (empty: none). */
 function IsConnectionUrlList(protocols: string[], options?: ValidationOptions): PropertyDecorator {
@@ -155,6 +160,57 @@ export class EnvDto {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(60000) API_KEY_CACHE_MS?: number;
   @IsOptional() @IsString() SESSION_SECRET?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(60) SESSION_ABSOLUTE_TIMEOUT_SECONDS?: number;
+  @IsOptional() @Transform(toBool) @IsBoolean() ALLOW_HTTP_PUBLIC_URL?: boolean;
+
+  @IsOptional() @IsString() @MinLength(16) METRICS_TOKEN?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(65535) METRICS_PORT?: number;
+  @IsOptional()
+  @Matches(TRUST_PROXY, { message: 'must be true, false, a hop count or a list of addresses/CIDRs' })
+  TRUST_PROXY?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600000) SHUTDOWN_GRACE_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(60000) SHUTDOWN_DELAY_MS?: number;
+  @IsOptional() @IsString() QUEUE_BOARD_ORG_IDS?: string;
+
+  // OpenTelemetry: the SDK reads every OTEL_* variable itself; these decide whether it is loaded.
+  @IsOptional() @IsString() OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  @IsOptional() @IsString() OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
+  @IsOptional() @IsString() OTEL_TRACES_EXPORTER?: string;
+  @IsOptional() @IsString() OTEL_SDK_DISABLED?: string;
+  @IsOptional() @IsString() OTEL_SERVICE_NAME?: string;
+}
+
+/** Development values of the secrets: refused in production. */
+export const DEV_API_KEY_PEPPER = 'taste-dev-pepper-change-me';
+export const DEV_SESSION_SECRET = 'taste-dev-session-secret-change-me';
+const MIN_SECRET_LENGTH = 32;
+
+/**
+ * The production start rules (DECISIONS.md, "Hardening and operations"): one line per unsafe
+ * setting, naming the variable. Empty outside `NODE_ENV=production`.
+ */
+export function productionProblems(env: EnvDto): string[] {
+  if (env.NODE_ENV !== 'production') return [];
+  const problems: string[] = [];
+  const secrets: [string, string | undefined, string][] = [
+    ['API_KEY_PEPPER', env.API_KEY_PEPPER, DEV_API_KEY_PEPPER],
+    ['SESSION_SECRET', env.SESSION_SECRET, DEV_SESSION_SECRET],
+  ];
+  for (const [name, value, dev] of secrets) {
+    if (!value)
+      problems.push(
+        `${name} is not set: production needs a secret of at least ${MIN_SECRET_LENGTH} characters`,
+      );
+    else if (value === dev || /change[-_ ]?me/i.test(value))
+      problems.push(`${name} is a development default: set a secret of your own`);
+    else if (value.length < MIN_SECRET_LENGTH)
+      problems.push(`${name} is shorter than ${MIN_SECRET_LENGTH} characters`);
+  }
+  if (!env.PUBLIC_BASE_URL?.startsWith('https://') && env.ALLOW_HTTP_PUBLIC_URL !== true) {
+    problems.push(
+      'PUBLIC_BASE_URL must be an https:// address in production (ALLOW_HTTP_PUBLIC_URL=true allows http)',
+    );
+  }
+  return problems;
 }
 
 /** Validates raw env; throws an Error whose message names every bad variable. */
@@ -167,5 +223,7 @@ export function validateEnv(raw: Record<string, unknown>): EnvDto {
     );
     throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
+  const unsafe = productionProblems(env);
+  if (unsafe.length > 0) throw new Error(`Unsafe production configuration:\n  ${unsafe.join('\n  ')}`);
   return env;
 }

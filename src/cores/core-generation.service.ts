@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { JobPayloads, JobName } from '../jobs/job.types';
 import { JobsService } from '../jobs/jobs.service';
+import { MetricsService } from '../metrics/metrics.service';
 import { TasteService } from '../taste/taste.service';
 import { TasteGenerationError } from '../taste/taste.types';
 import { WebhooksService } from '../webhooks/webhooks.service';
@@ -29,6 +30,7 @@ export class CoreGenerationService {
     private readonly jobs: JobsService,
     private readonly taste: TasteService,
     private readonly webhooks: WebhooksService,
+    private readonly metrics: MetricsService,
   ) {}
 
   async run(payload: GenerationPayload, isLastAttempt: boolean): Promise<GenerationVerdict> {
@@ -43,6 +45,8 @@ export class CoreGenerationService {
       return 'done';
     }
     await this.jobs.markStarted(jobId);
+    const started = performance.now();
+    const elapsed = (): number => (performance.now() - started) / 1000;
     try {
       const images = await Promise.all(
         (core.images ?? []).map(async (img) => ({
@@ -51,6 +55,7 @@ export class CoreGenerationService {
         })),
       );
       const result = await this.taste.generate(images);
+      this.metrics.tasteEngineRan(elapsed(), images.length);
       const committed = await this.repo.transaction(async (manager) => {
         const ok = await this.repo.applyGeneration(manager, coreId, jobId, {
           taste: result.taste,
@@ -73,7 +78,10 @@ export class CoreGenerationService {
         });
       });
       if (committed === null) await this.jobs.markFailed(jobId, 'Superseded by a newer generation job.');
-      else await this.webhooks.enqueue(committed);
+      else {
+        this.metrics.generationFinished('ready', elapsed());
+        await this.webhooks.enqueue(committed);
+      }
       return 'done';
     } catch (err) {
       // Unknown errors (storage or database hiccups) are retried too; the last attempt records them.
@@ -101,6 +109,7 @@ export class CoreGenerationService {
           error: message,
         });
       });
+      this.metrics.generationFinished('failed', elapsed());
       await this.webhooks.enqueue(deliveries);
       return 'done';
     }

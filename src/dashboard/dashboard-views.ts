@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Eta } from 'eta';
 import { join } from 'node:path';
 import { DashboardViewer } from './dashboard-session';
+import { QueueBoardAccess } from './queue-board';
 
 /** Next to the compiled file in both ts-node (src/dashboard) and dist (dist/src/dashboard). */
 const VIEWS_DIR = join(__dirname, 'views');
@@ -35,8 +36,12 @@ const safeUrl = (value: string | null | undefined): string =>
 export class DashboardViews {
   private readonly eta = new Eta({ views: VIEWS_DIR, autoEscape: true, cache: true, useWith: false });
 
+  constructor(private readonly queueBoard: QueueBoardAccess) {}
+
   render<T extends PageBase>(template: string, page: T): string {
     const isOwner = page.viewer?.user.role === 'owner';
-    return this.eta.render(template, { ...page, isOwner, helpers: { formatDate, safeUrl } });
+    // The nav links the queue board only for those it lets in.
+    const queueBoard = this.queueBoard.allows(page.viewer);
+    return this.eta.render(template, { ...page, isOwner, queueBoard, helpers: { formatDate, safeUrl } });
   }
 }

@@ -1,8 +1,6 @@
 import { Inject, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { urlencoded } from 'express';
-import session from 'express-session';
 import type { NextFunction, Request, Response } from 'express';
 import type Redis from 'ioredis';
 import { AuditModule } from '../audit/audit.module';
@@ -21,29 +19,20 @@ import { DashboardCoresController } from './dashboard-cores.controller';
 import { DashboardCoresService } from './dashboard-cores.service';
 import { DashboardExceptionFilter } from './dashboard-exception.filter';
 import { DashboardOverviewService } from './dashboard-overview.service';
-import { SESSION_COOKIE } from './dashboard-session';
+import { dashboardSessions } from './dashboard-session-store';
 import { DashboardSignInService } from './dashboard-sign-in.service';
-import { DashboardUserEntity } from './dashboard-user.entity';
-import { DashboardUsersRepository } from './dashboard-users.repository';
-import { DashboardUsersService } from './dashboard-users.service';
+import { DashboardUsersModule } from './dashboard-users.module';
 import { DashboardViews } from './dashboard-views';
 import { DashboardWebhooksController } from './dashboard-webhooks.controller';
 import { DashboardController } from './dashboard.controller';
 import { LoginThrottleService } from './login-throttle.service';
-import { RedisSessionStore } from './redis-session.store';
+import { QueueBoardAccessModule } from './queue-board';
 import { RootController } from './root.controller';
 import { SessionGuard } from './session.guard';
 
-const SESSION_TTL_SECONDS = 8 * 3600;
 const IMAGE_FORM = /^\/dashboard\/cores\/[^/?]+\/images\/?(\?|$)/i;
 
-/** Dashboard people, usable without HTTP or Redis (the CLI's `user:create`, `demo:bootstrap`). */
-@Module({
-  imports: [TypeOrmModule.forFeature([DashboardUserEntity]), AuditModule],
-  providers: [DashboardUsersRepository, DashboardUsersService],
-  exports: [DashboardUsersService],
-})
-export class DashboardUsersModule {}
+export { DashboardUsersModule };
 
 function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
   res.setHeader(
@@ -68,6 +57,7 @@ function securityHeaders(_req: Request, res: Response, next: NextFunction): void
     CoresModule,
     ProductsModule,
     WebhooksModule,
+    QueueBoardAccessModule,
   ],
   controllers: [
     DashboardAssetsController,
@@ -96,24 +86,7 @@ export class DashboardModule implements NestModule {
 
   configure(consumer: MiddlewareConsumer): void {
     const app = this.config.get('app', { infer: true });
-    const auth = this.config.get('auth', { infer: true });
-    const sessions = session({
-      name: SESSION_COOKIE,
-      secret: auth.sessionSecret,
-      store: new RedisSessionStore(this.redis, 'dashboard:sess:', SESSION_TTL_SECONDS),
-      resave: false,
-      saveUninitialized: false,
-      rolling: true,
-      unset: 'destroy',
-      cookie: {
-        path: '/dashboard',
-        httpOnly: true,
-        sameSite: 'lax',
-        // Behind an https public address the cookie is always Secure; otherwise when the request is https.
-        secure: app.publicBaseUrl.startsWith('https://') ? true : 'auto',
-        maxAge: SESSION_TTL_SECONDS * 1000,
-      },
-    });
+    const sessions = dashboardSessions(this.config, this.redis);
     // Forms are capped at 1 MB, except the image replacement (data URLs) of a signed-in user: the
     // session is read first, so an anonymous body is never read with the large limit.
     const smallForm = urlencoded({ extended: false, limit: SMALL_BODY_LIMIT_BYTES, parameterLimit: 100 });
@@ -122,7 +95,11 @@ export class DashboardModule implements NestModule {
       const large = req.method === 'POST' && IMAGE_FORM.test(req.originalUrl) && Boolean(req.session?.userId);
       (large ? imageForm : smallForm)(req, res, next);
     };
-    consumer.apply(securityHeaders).forRoutes('dashboard', 'dashboard/*path');
+    // The queue board sets its own policy (queue-board.ts), for its path only.
+    consumer
+      .apply(securityHeaders)
+      .exclude('dashboard/queues', 'dashboard/queues/*path')
+      .forRoutes('dashboard', 'dashboard/*path');
     // Static assets carry no session: a rolling session would set its cookie on publicly cacheable
     // responses (and cost a Redis round trip per file).
     consumer

@@ -1,4 +1,4 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import {
   HealthCheck,
@@ -8,6 +8,7 @@ import {
 } from '@nestjs/terminus';
 import Redis from 'ioredis';
 import { Public } from '../auth/public.decorator';
+import { ShutdownState } from '../lifecycle/shutdown-state';
 import { REDIS } from '../redis/redis.module';
 import { HEALTH_CHECKS, ReadinessCheck } from './health.tokens';
 
@@ -21,6 +22,7 @@ export class HealthController {
     private readonly indicator: HealthIndicatorService,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(HEALTH_CHECKS) private readonly extra: ReadinessCheck[],
+    private readonly shutdown: ShutdownState,
   ) {}
 
   @Get('live')
@@ -31,6 +33,8 @@ export class HealthController {
   @Get('ready')
   @HealthCheck()
   ready() {
+    // Draining after SIGTERM: load balancers stop sending new requests here.
+    if (this.shutdown.draining) throw new ServiceUnavailableException('Shutting down.');
     const redis: ReadinessCheck = { name: 'redis', ping: async () => void (await this.redis.ping()) };
     return this.health.check([
       () => this.db.pingCheck('postgres', { timeout: 2000 }),

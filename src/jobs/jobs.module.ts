@@ -16,14 +16,21 @@ import { JobsService } from './jobs.service';
     TypeOrmModule.forFeature([JobEntity]),
     BullModule.forRootAsync({
       inject: [ConfigService],
-      useFactory: (config: ConfigService<AllConfig, true>) => ({
-        // Workers block on Redis: they must not give up on a request (maxRetriesPerRequest: null).
-        connection: {
-          ...redisConnectionOptions(config.get('redis', { infer: true }).url),
-          maxRetriesPerRequest: null,
-        } as ConnectionOptions,
-        prefix: config.get('queue', { infer: true }).prefix,
-      }),
+      useFactory: async (config: ConfigService<AllConfig, true>) => {
+        const tracing = config.get('tracing', { infer: true });
+        return {
+          // Workers block on Redis: they must not give up on a request (maxRetriesPerRequest: null).
+          connection: {
+            ...redisConnectionOptions(config.get('redis', { infer: true }).url),
+            maxRetriesPerRequest: null,
+          } as ConnectionOptions,
+          prefix: config.get('queue', { infer: true }).prefix,
+          // Queue and worker spans (add, process) when tracing is on; not even loaded otherwise.
+          telemetry: tracing.enabled
+            ? new (await import('bullmq-otel')).BullMQOtel({ tracerName: 'bullmq' })
+            : undefined,
+        };
+      },
     }),
     BullModule.registerQueue({ name: QueueName.Generation }),
   ],

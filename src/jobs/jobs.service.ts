@@ -1,5 +1,5 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { Injectable, Logger, NotFoundException, OnModuleInit } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { EntityManager } from 'typeorm';
 import { OrgContext } from '../auth/org-context';
@@ -8,18 +8,25 @@ import { JobResponseDto } from './dto/job.dto';
 import { JobEntity } from './job.entity';
 import { GENERATION_ATTEMPTS, GENERATION_BACKOFF_MS, JobName, JobPayloads, QueueName } from './job.types';
 import { JobsRepository } from './jobs.repository';
+import { MetricsService, QUEUE_STATES } from '../metrics/metrics.service';
 
 const ENQUEUE_TIMEOUT_MS = 5000;
 
 /** Job rows (the state clients poll) and the only way work is added to a queue. */
 @Injectable()
-export class JobsService {
+export class JobsService implements OnModuleInit {
   private readonly logger = new Logger(JobsService.name);
 
   constructor(
     private readonly repo: JobsRepository,
     @InjectQueue(QueueName.Generation) private readonly generationQueue: Queue,
+    private readonly metrics: MetricsService,
   ) {}
+
+  /** `queue_jobs` reads the generation queue's counts when Prometheus scrapes. */
+  onModuleInit(): void {
+    this.metrics.watchQueue(QueueName.Generation, () => this.generationQueue.getJobCounts(...QUEUE_STATES));
+  }
 
   /** Writes the job row (`processing`; the contract has no queued state) inside the caller's transaction. */
   createJob(orgId: string, coreId: string, manager: EntityManager): Promise<JobEntity> {

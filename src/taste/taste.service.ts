@@ -6,7 +6,8 @@ import { OpenAiTasteProvider } from './openai.provider';
 import { LocalTasteProvider } from './local-taste.provider';
 import { writeProfile } from './profile-writer';
 import { TASTE_PROVIDER, type TasteProvider } from './taste-provider';
-import { TasteImageInput, TasteResult } from './taste.types';
+import { TasteGenerationError, TasteImageInput, TasteResult } from './taste.types';
+import { MetricsService } from '../metrics/metrics.service';
 import { mapBounded } from '../common/concurrency';
 
 /** At most two images decode at once: sharp is multi-threaded already, and memory stays bounded. */
@@ -27,13 +28,16 @@ export function createTasteProvider(config: ConfigService<AllConfig, true>): Tas
 @Injectable()
 export class TasteService {
   private readonly provider: TasteProvider;
+  private readonly providerName: string;
 
   /** Outside Nest (scripts, tests) the provider may be omitted: it is then built from the config. */
   constructor(
     config: ConfigService<AllConfig, true>,
     @Optional() @Inject(TASTE_PROVIDER) provider?: TasteProvider,
+    @Optional() private readonly metrics?: MetricsService,
   ) {
     this.provider = provider ?? createTasteProvider(config);
+    this.providerName = config.get('taste', { infer: true }).provider;
   }
 
   /** The local analysis of each image, in input order (used by product image colour extraction). */
@@ -44,7 +48,10 @@ export class TasteService {
   async generate(images: TasteImageInput[]): Promise<TasteResult> {
     const analyses = await this.analyse(images);
     const { palette, patterns } = writeProfile(analyses);
-    const described = await this.provider.describeTaste(images, analyses);
+    const described = await this.provider.describeTaste(images, analyses).catch((err: unknown) => {
+      if (err instanceof TasteGenerationError) this.metrics?.providerError(this.providerName, err.transient);
+      throw err;
+    });
     return { ...described, palette, patterns };
   }
 }

@@ -11,6 +11,7 @@ import {
 import type { Request, Response } from 'express';
 import { RequestWithOrg } from '../auth/org-context';
 import { HttpIdempotency } from '../idempotency/http-idempotency';
+import { MetricsService, RateLimitBudget } from '../metrics/metrics.service';
 import { RateLimitExceededException } from './rate-limit.exception';
 import {
   THROTTLE_CATEGORY_KEY,
@@ -44,6 +45,7 @@ export class OrgThrottlerGuard extends ThrottlerGuard {
     @InjectThrottlerStorage() storage: ThrottlerStorage,
     reflector: Reflector,
     private readonly idempotency: HttpIdempotency,
+    private readonly metrics: MetricsService,
   ) {
     super(options, storage, reflector);
   }
@@ -76,6 +78,7 @@ export class OrgThrottlerGuard extends ThrottlerGuard {
     if (record.isBlocked) {
       if (name !== 'general') await this.idempotency.release(context);
       res.setHeader('Retry-After', record.timeToBlockExpire);
+      this.metrics.rateLimitRejected(name as RateLimitBudget);
       throw new RateLimitExceededException(record.timeToBlockExpire);
     }
     return true;

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import Redis from 'ioredis';
 import { AllConfig } from '../config/configuration';
+import { MetricsService } from '../metrics/metrics.service';
 import { REDIS } from '../redis/redis.module';
 import { RateLimitExceededException } from './rate-limit.exception';
 
@@ -90,7 +91,11 @@ export class RateLimitService {
   private readonly limits: Record<RateLimitCategory, number>;
   private readonly redis: RedisWithRateLimit;
 
-  constructor(@Inject(REDIS) redis: Redis, config: ConfigService<AllConfig, true>) {
+  constructor(
+    @Inject(REDIS) redis: Redis,
+    config: ConfigService<AllConfig, true>,
+    private readonly metrics: MetricsService,
+  ) {
     const t = config.get('throttle', { infer: true });
     this.limits = { general: t.generalPerMin, create: t.createPerMin, search: t.searchPerMin };
     if (!('rateLimitHit' in redis)) {
@@ -113,7 +118,9 @@ export class RateLimitService {
    */
   async consumeOrThrow(category: RateLimitCategory, subject: string): Promise<void> {
     const result = await this.consume(category, subject);
-    if (!result.allowed) throw new RateLimitExceededException(result.resetSeconds);
+    if (result.allowed) return;
+    this.metrics.rateLimitRejected(category);
+    throw new RateLimitExceededException(result.resetSeconds);
   }
 
   /** Low-level: consume one unit of `key` if fewer than `limit` were admitted in the last `windowMs`. */

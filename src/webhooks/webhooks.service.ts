@@ -15,6 +15,7 @@ import { AuditService } from '../audit/audit.service';
 import { OrgContext } from '../auth/org-context';
 import { AllConfig } from '../config/configuration';
 import { isUuid } from '../database/pg-errors';
+import { MetricsService, QUEUE_STATES } from '../metrics/metrics.service';
 import { describeUrl, OutboundRejectedError, SafeOutbound } from '../storage/safe-outbound';
 import {
   WebhookCreateDto,
@@ -66,6 +67,7 @@ export class WebhooksService implements OnModuleDestroy {
     private readonly repo: WebhooksRepository,
     private readonly audit: AuditService,
     @InjectQueue(WEBHOOK_QUEUE) private readonly queue: Queue<DeliverWebhookPayload>,
+    private readonly metrics: MetricsService,
     config: ConfigService<AllConfig, true>,
   ) {
     const hooks = config.get('webhooks', { infer: true });
@@ -73,6 +75,7 @@ export class WebhooksService implements OnModuleDestroy {
     this.sender = new WebhookSender(this.outbound);
     this.attempts = hooks.attempts;
     this.retryBaseMs = hooks.retryBaseMs;
+    this.metrics.watchQueue(WEBHOOK_QUEUE, () => this.queue.getJobCounts(...QUEUE_STATES));
   }
 
   async create(ctx: OrgContext, dto: WebhookCreateDto): Promise<WebhookCreateResponseDto> {
@@ -241,6 +244,7 @@ export class WebhooksService implements OnModuleDestroy {
       delivery.payload,
     );
     const result = outcome.succeeded ? 'succeeded' : isLastAttempt ? 'failed' : 'retrying';
+    this.metrics.webhookDelivery(result);
     const settle = result === 'retrying' ? null : result;
     await this.repo.recordAttempt(
       {

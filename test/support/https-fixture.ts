@@ -17,7 +17,8 @@ import sharp from 'sharp';
  * - `/redirect-loopback` 302 to https://127.0.0.1:PORT/red.png; `/redirect-ok` 302 to /red.png
  * - `/redirect-chain/N` exactly N redirects, then /red.png
  * - `/slow.png` sends headers and a few bytes, then never finishes
- * - `/status/N` answers HTTP N with an image/png body; anything else 404
+ * - `/status/N` answers HTTP N with an image/png body; `/delay/MS/red.png` the red PNG after MS ms
+ * - anything else 404
  */
 export interface HttpsFixture {
   port: number;
@@ -128,6 +129,11 @@ export async function startHttpsFixture(): Promise<HttpsFixture> {
       return redirect(res, n > 1 ? `/redirect-chain/${n - 1}` : '/red.png');
     }
     if (status) return send(res, Number(status[1]), 'image/png', images.redPng);
+    const delay = /^\/delay\/(\d+)\/red\.png$/.exec(pathname);
+    if (delay) {
+      setTimeout(() => send(res, 200, 'image/png', images.redPng), Number(delay[1]));
+      return;
+    }
     switch (pathname) {
       case '/red.png':
         return send(res, 200, 'image/png', images.redPng);

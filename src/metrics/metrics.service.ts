@@ -1,0 +1,200 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { AllConfig } from '../config/configuration';
+
+export type RateLimitBudget = 'general' | 'create' | 'search';
+export type GenerationOutcome = 'ready' | 'failed';
+export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+export type QueueState = (typeof QUEUE_STATES)[number];
+
+/** The `route` label of a request no route matched (never the raw URL: it would explode the series). */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/**
+ * Nest registers its global middleware on this catch-all route, so every request passes through
+ * it; a request no controller matched still carries it as `req.route` at the end.
+ */
+const NEST_CATCH_ALL = '{/*splat}';
+
+/** Whether GET /metrics may be answered, and if not, with which status. */
+export type MetricsAccess = 'allowed' | 'unauthorized' | 'not_found';
+
+type QueueCounts = () => Promise<Partial<Record<QueueState, number>>>;
+
+/**
+ * The process's Prometheus registry (one per application, so several apps in one test process
+ * do not share series) and the named series of DECISIONS.md "Hardening and operations". Feature
+ * code records through the small methods below; nothing here touches the database.
+ */
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+  private readonly token: Buffer | null;
+  private readonly production: boolean;
+  private readonly queues = new Map<string, QueueCounts>();
+
+  readonly httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by method, route pattern and status code',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  private readonly rateLimitRejections = new Counter({
+    name: 'rate_limit_rejections_total',
+    help: 'Requests refused with 429, by budget',
+    labelNames: ['budget'] as const,
+    registers: [this.registry],
+  });
+  private readonly generationJobs = new Counter({
+    name: 'generation_jobs_total',
+    help: 'Finished generation jobs by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly generationDuration = new Histogram({
+    name: 'generation_duration_seconds',
+    help: 'Time from a generation job starting to its result being written',
+    buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120],
+    registers: [this.registry],
+  });
+  private readonly generationPerImage = new Histogram({
+    name: 'generation_seconds_per_image',
+    help: 'Taste engine time of a generation divided by its number of images',
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+    registers: [this.registry],
+  });
+  private readonly providerErrors = new Counter({
+    name: 'taste_provider_errors_total',
+    help: 'Errors of the taste provider, by provider and whether they are retried',
+    labelNames: ['provider', 'kind'] as const,
+    registers: [this.registry],
+  });
+  private readonly webhookDeliveries = new Counter({
+    name: 'webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(config: ConfigService<AllConfig, true>) {
+    const token = config.get('metrics', { infer: true }).token;
+    this.token = token ? digest(token) : null;
+    this.production = config.get('app', { infer: true }).env === 'production';
+    collectDefaultMetrics({ register: this.registry });
+    for (const budget of ['general', 'create', 'search'] as const)
+      this.rateLimitRejections.inc({ budget }, 0);
+    for (const outcome of ['ready', 'failed'] as const) this.generationJobs.inc({ outcome }, 0);
+    const queues = this.queues;
+    new Gauge({
+      name: 'queue_jobs',
+      help: 'Jobs per queue and state, read from BullMQ at scrape time',
+      labelNames: ['queue', 'state'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        await Promise.all(
+          [...queues].map(async ([queue, counts]) => {
+            const c = await counts().catch(() => null);
+            if (!c) return;
+            for (const state of QUEUE_STATES) this.set({ queue, state }, c[state] ?? 0);
+          }),
+        );
+      },
+    });
+  }
+
+  /** A queue whose depth `queue_jobs` reports (read when Prometheus scrapes). */
+  watchQueue(name: string, counts: QueueCounts): void {
+    this.queues.set(name, counts);
+  }
+
+  rateLimitRejected(budget: RateLimitBudget): void {
+    this.rateLimitRejections.inc({ budget });
+  }
+
+  generationFinished(outcome: GenerationOutcome, seconds: number): void {
+    this.generationJobs.inc({ outcome });
+    this.generationDuration.observe(seconds);
+  }
+
+  tasteEngineRan(seconds: number, images: number): void {
+    if (images > 0) this.generationPerImage.observe(seconds / images);
+  }
+
+  providerError(provider: string, transient: boolean): void {
+    this.providerErrors.inc({ provider, kind: transient ? 'transient' : 'permanent' });
+  }
+
+  /** For the webhooks feature: one call per delivery attempt (`delivered`, `failed`, ...). */
+  webhookDelivery(outcome: string): void {
+    this.webhookDeliveries.inc({ outcome });
+  }
+
+  /**
+   * With METRICS_TOKEN: only `Authorization: Bearer <token>` (compared in constant time). Without
+   * it: open outside production, hidden (404) in production.
+   */
+  access(authorization: string | undefined): MetricsAccess {
+    if (!this.token) return this.production ? 'not_found' : 'allowed';
+    const given = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
+    return given && timingSafeEqual(digest(given), this.token) ? 'allowed' : 'unauthorized';
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  /**
+   * Express middleware recording `http_request_duration_seconds`. `route` is the matched route
+   * pattern (`/api/v1/org/cores/:id`), read when the response finishes.
+   */
+  httpMiddleware() {
+    const histogram = this.httpDuration;
+    return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+      const start = process.hrtime.bigint();
+      res.once('finish', () => {
+        const r = req as IncomingMessage & { route?: { path?: unknown }; baseUrl?: string };
+        const path = r.route?.path;
+        const route =
+          typeof path === 'string' && path !== NEST_CATCH_ALL ? (r.baseUrl ?? '') + path : UNMATCHED_ROUTE;
+        histogram.observe(
+          { method: req.method ?? 'GET', route, status_code: res.statusCode },
+          Number(process.hrtime.bigint() - start) / 1e9,
+        );
+      });
+      next();
+    };
+  }
+
+  /** The worker role has no HTTP app: this plain handler serves GET /metrics on METRICS_PORT. */
+  async serveWorker(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const access =
+      req.method === 'GET' && req.url === '/metrics' ? this.access(req.headers.authorization) : 'not_found';
+    if (access !== 'allowed') {
+      const status = access === 'unauthorized' ? 401 : 404;
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ message: METRICS_MESSAGES[access], status, code: access }));
+      return;
+    }
+    const body = await this.render();
+    res.writeHead(200, { 'Content-Type': this.contentType });
+    res.end(body);
+  }
+}
+
+export const METRICS_MESSAGES: Record<Exclude<MetricsAccess, 'allowed'>, string> = {
+  unauthorized: 'Metrics require "Authorization: Bearer <METRICS_TOKEN>".',
+  not_found: 'Cannot GET /metrics',
+};
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
