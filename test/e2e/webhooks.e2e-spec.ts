@@ -1,4 +1,5 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import request from 'supertest';
 import { getQueueToken } from '@nestjs/bullmq';
 import { Queue } from 'bullmq';
 import { Webhook } from 'standardwebhooks';
@@ -293,6 +294,15 @@ describe('webhooks (e2e, local HTTPS receiver)', () => {
     // Settled: no fourth attempt is queued.
     const job = await t.app.get<Queue>(getQueueToken(WEBHOOK_QUEUE)).getJob(deliveryId);
     expect(job === undefined || (await job.isCompleted())).toBe(true);
+    // Every attempt is counted by outcome, and the delivery queue is in the queue gauge.
+    const metrics = (await request(t.app.getHttpServer()).get('/metrics').expect(200)).text;
+    const count = (outcome: string): number =>
+      Number(
+        new RegExp(`^webhook_deliveries_total\\{outcome="${outcome}"\\} (\\d+)`, 'm').exec(metrics)?.[1] ?? 0,
+      );
+    expect(count('retrying')).toBeGreaterThanOrEqual(2);
+    expect(count('succeeded')).toBeGreaterThanOrEqual(1);
+    expect(metrics).toMatch(/^queue_jobs\{queue="webhook-delivery",state="waiting"\} \d+/m);
   });
 
   it('retries after a timeout with the same webhook-id', async () => {
