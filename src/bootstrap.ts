@@ -36,10 +36,6 @@ export async function startWorker(config: AllConfig): Promise<INestApplicationCo
   return app;
 }
 
-function hasBody(req: Request): boolean {
-  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-}
-
 /**
  * What `node dist/main.js` runs: the HTTP app (`ROLE=all|api`) or the worker (`ROLE=worker`, with
  * GET /metrics on METRICS_PORT when set), and the drain sequence on SIGTERM or SIGINT.
@@ -99,14 +95,12 @@ export function configureApp(app: INestApplication & NestExpressApplication, con
     req.id = requestId(req, res);
     next();
   });
-  // Authentication from the header before any body is read: an anonymous upload is answered 401 and
-  // its connection closed, never buffered or parsed (docs/decisions/0022-body-handling-before-auth.md).
+  // Authentication from the header before any body is read: an anonymous upload is never buffered or
+  // parsed; it is answered 401 (by the Nest middleware, after the request logger) and its connection
+  // closed (docs/decisions/0022-body-handling-before-auth.md).
   const apiKeys = app.get(ApiKeyMiddleware);
   app.use(['/api/v1/org', '/mcp'], (req: Request, res: Response, next: NextFunction) => {
-    apiKeys.use(req, res, next).catch((err: unknown) => {
-      if (hasBody(req)) res.setHeader('Connection', 'close');
-      next(err);
-    });
+    apiKeys.authenticateEarly(req, res).then(() => next(), next);
   });
   app.use(jsonBodyParsers(config.app.bodyLimit));
   app.useGlobalPipes(createValidationPipe());

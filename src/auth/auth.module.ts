@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
@@ -25,4 +25,8 @@ export class AuthCoreModule {}
   providers: [MeService, ApiKeyMiddleware, { provide: APP_GUARD, useClass: ApiKeyGuard }],
   exports: [AuthCoreModule],
 })
-export class AuthModule {}
+export class AuthModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(ApiKeyMiddleware).forRoutes('api/v1/org', 'api/v1/org/*path', 'mcp');
+  }
+}

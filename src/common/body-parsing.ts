@@ -95,8 +95,11 @@ function tooLarge(): PayloadTooLargeException {
 export function jsonBodyParsers(largeLimit: string): RequestHandler[] {
   const large = json({ limit: largeLimit, verify: verifyJson });
   const small = json({ limit: SMALL_BODY_LIMIT_BYTES, verify: verifyJson });
-  const choose: RequestHandler = (req, res, next) =>
-    acceptsLargeBody(req.method, req.path) ? large(req, res, next) : small(req, res, next);
+  const choose: RequestHandler = (req, res, next) => {
+    // A request whose API key was refused is answered 401 without its body being read.
+    if ((req as { authFailure?: unknown }).authFailure !== undefined) return next();
+    return acceptsLargeBody(req.method, req.path) ? large(req, res, next) : small(req, res, next);
+  };
   const patchMustReplaceImages = (req: RequestWithBodySize, _res: Response, next: NextFunction): void => {
     if (req.method !== 'PATCH' || (req.bodyBytes ?? 0) <= SMALL_BODY_LIMIT_BYTES) return next();
     const body = req.body as Record<string, unknown> | null;
