@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { FaultInjector } from '../common/fault-injection';
 import { JobPayloads, JobName } from '../jobs/job.types';
 import { JobsService } from '../jobs/jobs.service';
 import { TasteService } from '../taste/taste.service';
@@ -12,11 +13,13 @@ export type GenerationPayload = JobPayloads[JobName.GenerateTaste];
 /** What the processor should do after a run: nothing more, or throw so BullMQ retries later. */
 export type GenerationVerdict = 'done' | 'retry';
 
-const UNEXPECTED = 'Taste generation failed unexpectedly; replace the images to try again.';
+export const GENERATION_UNEXPECTED = 'Taste generation failed unexpectedly; replace the images to try again.';
+const SUPERSEDED = 'Superseded by a newer generation job.';
 
 /**
  * Runs one taste generation: reads the stored images, calls the taste engine, writes the result.
- * Idempotent and safe against races: results only land while the job is the core's current one.
+ * Idempotent and safe against races: results only land while the job is the core's current one and
+ * both are still `processing` (a job whose enqueue was answered 503 stays failed even if it runs).
  */
 @Injectable()
 export class CoreGenerationService {
@@ -27,59 +30,70 @@ export class CoreGenerationService {
     private readonly images: CoreImagesService,
     private readonly jobs: JobsService,
     private readonly taste: TasteService,
+    private readonly faults: FaultInjector,
   ) {}
 
   async run(payload: GenerationPayload, isLastAttempt: boolean): Promise<GenerationVerdict> {
     const { coreId, jobId } = payload;
-    const core = await this.repo.findForGeneration(coreId);
-    if (!core) {
-      // Deleted while queued or running: end quietly (its job row went with it).
-      return 'done';
-    }
-    if (core.currentJobId !== jobId) {
-      await this.jobs.markFailed(jobId, 'Superseded by a newer generation job.');
-      return 'done';
-    }
-    await this.jobs.markStarted(jobId);
     try {
-      const images = await Promise.all(
-        (core.images ?? []).map(async (img) => ({
-          data: await this.images.read(img.storageKey),
-          contentType: img.contentType,
-        })),
-      );
-      const result = await this.taste.generate(images);
-      const applied = await this.repo.transaction(async (manager) => {
-        const ok = await this.repo.applyGeneration(manager, coreId, jobId, {
-          taste: result.taste,
-          styleAttributes: result.styleAttributes,
-          tags: result.tags,
-          palette: result.palette,
-          patterns: result.patterns,
-          captions: result.captions,
-          searchText: buildSearchText(core.name, result.tags, result.styleAttributes),
-        });
-        if (ok) await this.jobs.markReady(jobId, manager);
-        return ok;
-      });
-      if (!applied) await this.jobs.markFailed(jobId, 'Superseded by a newer generation job.');
+      await this.generate(coreId, jobId);
       return 'done';
     } catch (err) {
-      // Unknown errors (storage or database hiccups) are retried too; the last attempt records them.
+      // Unknown errors (storage or database hiccups, the core lookup included) are retried too; the
+      // last attempt records them. If recording fails as well (the database is still down), the
+      // error propagates: BullMQ fails the job, and the `failed` handler or the reconciler marks it.
       const transient = err instanceof TasteGenerationError ? err.transient : true;
       if (transient && !isLastAttempt) {
         this.logger.warn(`job ${jobId}: transient failure, will retry: ${String(err)}`);
         return 'retry';
       }
-      const message = err instanceof TasteGenerationError ? err.message : UNEXPECTED;
+      const message = err instanceof TasteGenerationError ? err.message : GENERATION_UNEXPECTED;
       if (!(err instanceof TasteGenerationError)) {
         this.logger.error(`job ${jobId}: ${err instanceof Error ? err.stack : String(err)}`);
       }
-      await this.repo.transaction(async (manager) => {
-        await this.repo.applyFailure(manager, coreId, jobId, message);
-        await this.jobs.markFailed(jobId, message, manager);
-      });
+      await this.fail(coreId, jobId, message);
       return 'done';
     }
+  }
+
+  /** Marks the job and (while it is the current job) its core failed, in one transaction. */
+  async fail(coreId: string, jobId: string, message: string): Promise<void> {
+    await this.repo.transaction(async (manager) => {
+      await this.repo.applyFailure(manager, coreId, jobId, message);
+      await this.jobs.markFailed(jobId, message, manager);
+    });
+  }
+
+  private async generate(coreId: string, jobId: string): Promise<void> {
+    const core = await this.repo.findForGeneration(coreId);
+    if (!core) return; // deleted while queued or running: its job row went with it
+    if (core.currentJobId !== jobId) {
+      await this.jobs.markFailed(jobId, SUPERSEDED);
+      return;
+    }
+    if ((await this.jobs.statusOf(jobId)) !== 'processing') return; // already final (e.g. 503 on enqueue)
+    await this.jobs.markStarted(jobId);
+    const images = await Promise.all(
+      (core.images ?? []).map(async (img) => ({
+        data: await this.images.read(img.storageKey),
+        contentType: img.contentType,
+      })),
+    );
+    const result = await this.taste.generate(images);
+    await this.faults.pauseAt('slow-generation', 3000);
+    const applied = await this.repo.transaction(async (manager) => {
+      const ok = await this.repo.applyGeneration(manager, coreId, jobId, {
+        taste: result.taste,
+        styleAttributes: result.styleAttributes,
+        tags: result.tags,
+        palette: result.palette,
+        patterns: result.patterns,
+        captions: result.captions,
+        searchText: buildSearchText(core.name, result.tags, result.styleAttributes),
+      });
+      if (ok) await this.jobs.markReady(jobId, manager);
+      return ok;
+    });
+    if (!applied) await this.jobs.markFailed(jobId, SUPERSEDED);
   }
 }

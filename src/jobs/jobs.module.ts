@@ -2,12 +2,13 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { Queue } from 'bullmq';
 import { AllConfig } from '../config/configuration';
 import { JobEntity } from './job.entity';
-import { QueueName } from './job.types';
+import { GENERATION_PRODUCER, QueueName } from './job.types';
 import { JobsController } from './jobs.controller';
 import { JobsRepository } from './jobs.repository';
-import { JobsService } from './jobs.service';
+import { ENQUEUE_TIMEOUT_MS, JobsService } from './jobs.service';
 
 @Module({
   imports: [
@@ -23,7 +24,27 @@ import { JobsService } from './jobs.service';
     BullModule.registerQueue({ name: QueueName.Generation }),
   ],
   controllers: [JobsController],
-  providers: [JobsRepository, JobsService],
+  providers: [
+    JobsRepository,
+    JobsService,
+    {
+      // Adds go through their own connection without an offline queue: while Redis is unreachable an
+      // add fails at once instead of waiting in ioredis's queue and running after the client was told
+      // 503 (docs/decisions/0019-stuck-job-reconciler.md).
+      provide: GENERATION_PRODUCER,
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<AllConfig, true>) =>
+        new Queue(QueueName.Generation, {
+          connection: {
+            url: config.get('redis', { infer: true }).url,
+            enableOfflineQueue: false,
+            maxRetriesPerRequest: 1,
+            commandTimeout: ENQUEUE_TIMEOUT_MS,
+          },
+          prefix: config.get('queue', { infer: true }).prefix,
+        }),
+    },
+  ],
   exports: [JobsService, BullModule],
 })
 export class JobsModule {}

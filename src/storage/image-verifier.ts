@@ -77,7 +77,9 @@ async function normalize(input: Buffer): Promise<IngestedImage> {
   }
   if (!meta.width || !meta.height) throw new ImageRejectedError('content is not a decodable image');
   if (meta.width * meta.height > MAX_IMAGE_PIXELS) {
-    throw new ImageRejectedError(`image is too large (${meta.width}x${meta.height} pixels)`);
+    throw new ImageRejectedError(
+      `image is too large (${meta.width}x${meta.height} pixels; at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels)`,
+    );
   }
 
   let out: { data: Buffer; info: OutputInfo };

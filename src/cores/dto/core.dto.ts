@@ -11,6 +11,7 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateIf,
 } from 'class-validator';
 import { GENERATION_STATUSES, GenerationStatus } from '../../jobs/job.types';
 
@@ -19,6 +20,8 @@ const DATA_URL = /^data:image\/[a-zA-Z0-9.+-]+;base64,/;
 /** Images per core, across `imageUrls` and `images` (the contract's 1 to 5). */
 export const MAX_IMAGES_PER_CORE = 5;
 export const MAX_CORE_NAME_LENGTH = 255;
+/** Highest page number a list accepts (a larger offset would overflow PostgreSQL's bigint). */
+export const MAX_PAGE = 1_000_000;
 
 class CoreImagesInput {
   @ApiPropertyOptional({
@@ -73,7 +76,8 @@ export class CoreUpdateDto extends CoreImagesInput {
     maxLength: MAX_CORE_NAME_LENGTH,
     example: 'Winter capsule',
   })
-  @IsOptional()
+  // Absent means "keep the name"; null is not a name (400), unlike @IsOptional, which lets null through.
+  @ValidateIf((_dto, value) => value !== undefined)
   @IsString()
   @MinLength(1)
   @MaxLength(MAX_CORE_NAME_LENGTH)
@@ -81,11 +85,18 @@ export class CoreUpdateDto extends CoreImagesInput {
 }
 
 export class CoreListQueryDto {
-  @ApiPropertyOptional({ description: 'Page number, from 1.', type: 'integer', minimum: 1, default: 1 })
+  @ApiPropertyOptional({
+    description: `Page number, from 1 to ${MAX_PAGE}.`,
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PAGE,
+    default: 1,
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
+  @Max(MAX_PAGE)
   page?: number;
 
   @ApiPropertyOptional({
