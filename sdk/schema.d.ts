@@ -441,7 +441,7 @@ export interface operations {
     listCores: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 to 1000000. */
                 page?: number;
                 /** @description Page size, 1 to 100 (larger values are rejected with 400). */
                 limit?: number;
@@ -482,6 +482,17 @@ export interface operations {
             };
             /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
             429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            503: {
                 headers: {
                     /** @description Seconds to wait. */
                     "Retry-After"?: number;
@@ -553,9 +564,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description The generation job could not be queued: the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
             503: {
                 headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -613,6 +626,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     deleteCore: {
@@ -655,6 +679,17 @@ export interface operations {
             };
             /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
             429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            503: {
                 headers: {
                     /** @description Seconds to wait. */
                     "Retry-After"?: number;
@@ -737,9 +772,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description The generation job could not be queued: the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
             503: {
                 headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -820,6 +857,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     getJob: {
@@ -871,6 +919,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     getMe: {
@@ -902,6 +961,17 @@ export interface operations {
             };
             /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
             429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            503: {
                 headers: {
                     /** @description Seconds to wait. */
                     "Retry-After"?: number;

@@ -30,7 +30,8 @@ import { ENQUEUE_TIMEOUT_MS, JobsService } from './jobs.service';
     {
       // Adds go through their own connection without an offline queue: while Redis is unreachable an
       // add fails at once instead of waiting in ioredis's queue and running after the client was told
-      // 503 (docs/decisions/0019-stuck-job-reconciler.md).
+      // 503 (docs/decisions/0019-stuck-job-reconciler.md). A job that reached Redis anyway finds its
+      // row failed and changes nothing (CoreGenerationService).
       provide: GENERATION_PRODUCER,
       inject: [ConfigService],
       useFactory: (config: ConfigService<AllConfig, true>) =>
@@ -38,6 +39,8 @@ import { ENQUEUE_TIMEOUT_MS, JobsService } from './jobs.service';
           connection: {
             url: config.get('redis', { infer: true }).url,
             enableOfflineQueue: false,
+            // Nor is an add that was in flight when the connection dropped sent again on reconnect.
+            autoResendUnfulfilledCommands: false,
             maxRetriesPerRequest: 1,
             commandTimeout: ENQUEUE_TIMEOUT_MS,
           },
