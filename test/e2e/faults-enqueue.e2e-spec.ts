@@ -67,7 +67,7 @@ describe('faults between the commit and the enqueue (e2e, spawned processes, own
     cleanup.push(() => restarted.kill());
     await until('core ready', async () => (await coreRow(admin, core.id)).status !== 'processing', 90000);
     expect(await coreRow(admin, core.id)).toEqual({ status: 'ready', job: 'ready' });
-  });
+  }, 180_000);
 
   describe('with a Redis of its own', () => {
     let redis: OwnRedis;
