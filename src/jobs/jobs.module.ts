@@ -10,6 +10,9 @@ import { JobsController } from './jobs.controller';
 import { JobsRepository } from './jobs.repository';
 import { ENQUEUE_TIMEOUT_MS, JobsService } from './jobs.service';
 
+/** Reconnect quickly after a Redis outage (BullMQ's default backs off to 20 s between attempts). */
+const reconnectDelay = (attempt: number): number => Math.min(250 * attempt, 2000);
+
 @Module({
   imports: [
     TypeOrmModule.forFeature([JobEntity]),
@@ -17,7 +20,11 @@ import { ENQUEUE_TIMEOUT_MS, JobsService } from './jobs.service';
       inject: [ConfigService],
       useFactory: (config: ConfigService<AllConfig, true>) => ({
         // Workers block on Redis: they must not give up on a request (maxRetriesPerRequest: null).
-        connection: { url: config.get('redis', { infer: true }).url, maxRetriesPerRequest: null },
+        connection: {
+          url: config.get('redis', { infer: true }).url,
+          maxRetriesPerRequest: null,
+          retryStrategy: reconnectDelay,
+        },
         prefix: config.get('queue', { infer: true }).prefix,
       }),
     }),
@@ -43,6 +50,7 @@ import { ENQUEUE_TIMEOUT_MS, JobsService } from './jobs.service';
             autoResendUnfulfilledCommands: false,
             maxRetriesPerRequest: 1,
             commandTimeout: ENQUEUE_TIMEOUT_MS,
+            retryStrategy: reconnectDelay,
           },
           prefix: config.get('queue', { infer: true }).prefix,
         }),

@@ -39,7 +39,10 @@ export class JobsService implements OnApplicationShutdown {
   constructor(
     private readonly repo: JobsRepository,
     @Inject(GENERATION_PRODUCER) private readonly generationQueue: Queue,
-  ) {}
+  ) {
+    // Connection errors while Redis is away: the failed enqueues and /health/ready report them.
+    this.generationQueue.on('error', (err) => this.logger.debug(`generation producer: ${err.message}`));
+  }
 
   async onApplicationShutdown(): Promise<void> {
     await this.generationQueue.close().catch(() => undefined);
@@ -92,11 +95,30 @@ export class JobsService implements OnApplicationShutdown {
     return (await this.repo.findById(jobId))?.status ?? null;
   }
 
-  /** Throws unless the producer connection is up right now (it has no offline queue to wait in). */
+  /**
+   * Resolves once the producer connection is ready (at once when it is), or throws after
+   * ENQUEUE_TIMEOUT_MS. Nothing is sent before that, so a refused add never runs later.
+   */
   private async queueReady(): Promise<void> {
-    const backend = this.generationQueue.getBackend();
-    const client = await within(backend.client, ENQUEUE_TIMEOUT_MS, 'queue is not connected');
-    if (client.status !== 'ready') throw new Error(`queue connection is ${client.status}`);
+    const client = await within(
+      this.generationQueue.getBackend().client,
+      ENQUEUE_TIMEOUT_MS,
+      'queue is not connected',
+    );
+    if (client.status === 'ready') return;
+    let onReady: (() => void) | undefined;
+    try {
+      await within(
+        new Promise<void>((resolve) => {
+          onReady = resolve;
+          client.once('ready', onReady);
+        }),
+        ENQUEUE_TIMEOUT_MS,
+        `queue connection is ${client.status}`,
+      );
+    } finally {
+      if (onReady) client.off('ready', onReady);
+    }
   }
 
   async get(ctx: OrgContext, jobId: string): Promise<JobResponseDto> {

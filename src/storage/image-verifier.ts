@@ -64,7 +64,9 @@ async function normalize(input: Buffer): Promise<IngestedImage> {
 
   let meta: Metadata;
   try {
-    meta = await sharp(input, options).metadata();
+    // The header alone (no pixels are decoded): without the pixel limit, so that an oversized image
+    // gets the "too large" message below rather than "not decodable".
+    meta = await sharp(input, { ...options, limitInputPixels: false }).metadata();
   } catch {
     throw new ImageRejectedError('content is not a decodable image');
   }
