@@ -1,3 +1,4 @@
+import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, NotFoundException, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { EntityManager } from 'typeorm';
@@ -12,6 +13,7 @@ import {
   GenerationStatus,
   JobName,
   JobPayloads,
+  QueueName,
 } from './job.types';
 import { JobsRepository } from './jobs.repository';
 
@@ -39,9 +41,13 @@ export class JobsService implements OnApplicationShutdown {
   constructor(
     private readonly repo: JobsRepository,
     @Inject(GENERATION_PRODUCER) private readonly generationQueue: Queue,
+    @InjectQueue(QueueName.Generation) registeredQueue: Queue,
   ) {
-    // Connection errors while Redis is away: the failed enqueues and /health/ready report them.
-    this.generationQueue.on('error', (err) => this.logger.debug(`generation producer: ${err.message}`));
+    // Connection errors while Redis is away (BullMQ prints them to stderr when nobody listens): the
+    // failed enqueues and /health/ready report the outage.
+    for (const queue of [generationQueue, registeredQueue]) {
+      queue.on('error', (err) => this.logger.debug(`generation queue: ${err.message}`));
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {

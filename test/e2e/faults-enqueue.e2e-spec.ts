@@ -2,20 +2,28 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INestApplicationContext } from '@nestjs/common';
-import { Queue } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { startWorker } from '../../src/bootstrap';
 import { buildConfig, validateEnv } from '../../src/config/configuration';
 import { CoreImagesService } from '../../src/cores/core-images.service';
+import { GenerationReconciler } from '../../src/cores/generation-reconciler.service';
 import { QueueName } from '../../src/jobs/job.types';
 import { api } from '../support/api';
 import { createOrgWithKey, startTestApp, TestApp } from '../support/app';
 import { colourPng, waitForCore } from '../support/cores';
-import { ownRedis, OwnRedis, spawnService, until } from '../support/services';
+import { ownDatabase, ownRedis, OwnRedis, spawnService, until } from '../support/services';
 
 /** Nothing stays `processing` when the enqueue never happens, and a refused enqueue stays refused. */
 describe('faults between the commit and the enqueue (e2e, spawned processes, own Redis)', () => {
   const cleanup: (() => Promise<unknown>)[] = [];
+  // Reconcilers scan every job row: this file's processes use a database of their own.
+  let DATABASE_URL: string;
+  beforeAll(async () => {
+    const db = await ownDatabase('reconcile');
+    DATABASE_URL = db.url;
+    cleanup.push(() => db.drop());
+  });
   afterAll(async () => {
     for (const fn of cleanup.reverse()) await fn().catch(() => undefined);
   });
@@ -32,10 +40,11 @@ describe('faults between the commit and the enqueue (e2e, spawned processes, own
 
   it('a process killed between the commit and the enqueue: the core becomes ready after a restart', async () => {
     const shared = {
+      DATABASE_URL,
       QUEUE_PREFIX: `fault-commit-${process.pid}`,
       STORAGE_DIR: mkdtempSync(join(tmpdir(), 'fault-commit-')),
     };
-    const admin = await startTestApp({ ROLE: 'api' });
+    const admin = await startTestApp({ ROLE: 'api', DATABASE_URL });
     cleanup.push(() => admin.close());
     const org = await createOrgWithKey(admin.app);
 
@@ -67,7 +76,48 @@ describe('faults between the commit and the enqueue (e2e, spawned processes, own
     cleanup.push(() => restarted.kill());
     await until('core ready', async () => (await coreRow(admin, core.id)).status !== 'processing', 90000);
     expect(await coreRow(admin, core.id)).toEqual({ status: 'ready', job: 'ready' });
+    await restarted.kill();
   }, 180_000);
+
+  it('a job BullMQ failed for good while its row could not be marked: the reconciler marks it failed', async () => {
+    const prefix = `fault-unrecorded-${process.pid}`;
+    const t = await startTestApp({
+      ROLE: 'api',
+      QUEUE_PREFIX: prefix,
+      RECONCILE_GRACE_MS: '0',
+      DATABASE_URL,
+    });
+    cleanup.push(() => t.close());
+    const org = await createOrgWithKey(t.app);
+    const res = await api(t, org.key).post('/api/v1/org/cores', {
+      name: 'Failed unrecorded',
+      images: [await colourPng('#9c6644')],
+    });
+    expect(res.status).toBe(202);
+    // A bare BullMQ worker whose every attempt fails and that records nothing (as when PostgreSQL was
+    // down during the attempts and the failed handler).
+    let failures = 0;
+    const bare = new Worker(
+      QueueName.Generation,
+      async () => {
+        throw new Error('database unreachable');
+      },
+      { connection: { url: process.env.REDIS_URL as string }, prefix },
+    );
+    bare.on('failed', () => (failures += 1));
+    cleanup.push(() => bare.close());
+    await until('attempts spent', () => failures >= 3, 60000);
+    await bare.close();
+    expect(await coreRow(t, res.body.coreId as string)).toEqual({ status: 'processing', job: 'processing' });
+
+    expect(await t.app.get(GenerationReconciler).reconcile()).toEqual(
+      expect.objectContaining({ requeued: 0, failed: 1 }),
+    );
+    expect(await coreRow(t, res.body.coreId as string)).toEqual({ status: 'failed', job: 'failed' });
+    // A second pass (another process, or the next interval) finds nothing left to do for it.
+    const again = await t.app.get(GenerationReconciler).reconcile();
+    expect(again?.failed).toBe(0);
+  }, 120_000);
 
   describe('with a Redis of its own', () => {
     let redis: OwnRedis;
@@ -78,6 +128,7 @@ describe('faults between the commit and the enqueue (e2e, spawned processes, own
 
     it('Redis restarted empty: the reconciler enqueues the lost job again', async () => {
       const shared = {
+        DATABASE_URL,
         QUEUE_PREFIX: `fault-empty-${process.pid}`,
         STORAGE_DIR: mkdtempSync(join(tmpdir(), 'fault-empty-')),
         REDIS_URL: redis.url,
@@ -110,11 +161,13 @@ describe('faults between the commit and the enqueue (e2e, spawned processes, own
       );
       const core = await waitForCore(apiApp, org, coreId, 60000);
       expect(core.coreStatus).toBe('ready');
+      await worker.close();
+      worker = undefined;
     });
 
     it('a refused enqueue answers 503 for good: Redis back, the core stays failed and no job runs', async () => {
       const prefix = `fault-refused-${process.pid}`;
-      const t = await startTestApp({ REDIS_URL: redis.url, QUEUE_PREFIX: prefix });
+      const t = await startTestApp({ REDIS_URL: redis.url, QUEUE_PREFIX: prefix, DATABASE_URL });
       cleanup.push(() => t.close());
       const org = await createOrgWithKey(t.app);
 
@@ -150,6 +203,7 @@ describe('faults between the commit and the enqueue (e2e, spawned processes, own
         30000,
       );
       const queue = new Queue(QueueName.Generation, { connection: { url: redis.url }, prefix });
+      queue.on('error', () => undefined);
       cleanup.push(() => queue.close());
       const [{ id: jobId }] = (await t.app
         .get(DataSource)

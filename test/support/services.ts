@@ -185,3 +185,35 @@ export async function spawnService(
 }
 
 export { until };
+
+/**
+ * A fresh database of its own on the shared PostgreSQL, migrated, for tests whose reconciler scans
+ * every job row: with the shared test database it would pick up other test files' jobs.
+ */
+export async function ownDatabase(label: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const { Client } = await import('pg');
+  const { DataSource } = await import('typeorm');
+  const { dataSourceOptions } = await import('../../src/database/data-source');
+  const base = new URL(process.env.DATABASE_URL as string);
+  const name = `${base.pathname.slice(1)}_${label}_${process.pid}`.slice(0, 63);
+  const admin = new URL(base);
+  admin.pathname = '/postgres';
+  const run = async (sql: string) => {
+    const client = new Client({ connectionString: admin.toString() });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await run(`CREATE DATABASE "${name}"`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const ds = new DataSource(dataSourceOptions(url.toString()));
+  await ds.initialize();
+  await ds.runMigrations({ transaction: 'each' });
+  await ds.destroy();
+  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
