@@ -1,10 +1,9 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { PeriodicTask } from '../common/periodic-task';
+import { UpkeepTask } from '../common/upkeep-task';
 import { AllConfig } from '../config/configuration';
-import { withAdvisoryLock } from '../database/advisory-lock';
 import { JobName } from '../jobs/job.types';
 import { JobsService } from '../jobs/jobs.service';
 import { CoreGenerationService, GENERATION_UNEXPECTED } from './core-generation.service';
@@ -27,62 +26,51 @@ export interface ReconcileSummary {
  * PostgreSQL advisory lock so that one process does it at a time.
  */
 @Injectable()
-export class GenerationReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(GenerationReconciler.name);
+export class GenerationReconciler extends UpkeepTask<ReconcileSummary> {
+  protected readonly logger = new Logger(GenerationReconciler.name);
   private readonly graceMs: number;
-  private readonly task: PeriodicTask;
-  private readonly role: string;
 
   constructor(
     private readonly jobs: JobsService,
     private readonly generation: CoreGenerationService,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectDataSource() dataSource: DataSource,
     config: ConfigService<AllConfig, true>,
   ) {
-    this.role = config.get('app', { infer: true }).role;
     const upkeep = config.get('upkeep', { infer: true });
-    this.graceMs = upkeep.reconcileGraceMs;
-    this.task = new PeriodicTask(
-      'reconcile',
+    super(
+      'taste:generation-reconciler',
+      dataSource,
       upkeep.reconcileIntervalMs,
-      () => this.reconcile(),
-      this.logger,
+      config.get('app', { infer: true }).role,
     );
+    this.graceMs = upkeep.reconcileGraceMs;
   }
 
-  onApplicationBootstrap(): void {
-    if (this.role !== 'api') this.task.start();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.task.stop();
-  }
-
-  /** One pass; null when another process holds the lock. */
+  /** One pass (the schedule's, or a test's); null when another process holds the lock. */
   reconcile(): Promise<ReconcileSummary | null> {
-    return withAdvisoryLock(this.dataSource, 'taste:generation-reconciler', async () => {
-      const stale = await this.jobs.listProcessingBefore(new Date(Date.now() - this.graceMs), BATCH);
-      const summary: ReconcileSummary = { checked: stale.length, requeued: 0, failed: 0 };
-      for (const job of stale) {
-        const state = await this.jobs.queueState(job.id);
-        if (state === 'missing') {
-          await this.jobs.enqueue(JobName.GenerateTaste, {
-            orgId: job.orgId,
-            coreId: job.coreId,
-            jobId: job.id,
-          });
-          summary.requeued += 1;
-        } else if (state === 'failed') {
-          await this.generation.fail(job.coreId, job.id, GENERATION_UNEXPECTED);
-          summary.failed += 1;
-        }
+    return this.runOnce();
+  }
+
+  protected async work(): Promise<ReconcileSummary> {
+    const stale = await this.jobs.listProcessingBefore(new Date(Date.now() - this.graceMs), BATCH);
+    const summary: ReconcileSummary = { checked: stale.length, requeued: 0, failed: 0 };
+    for (const job of stale) {
+      const state = await this.jobs.queueState(job.id);
+      if (state === 'missing') {
+        await this.jobs.enqueue(JobName.GenerateTaste, {
+          orgId: job.orgId,
+          coreId: job.coreId,
+          jobId: job.id,
+        });
+        summary.requeued += 1;
+      } else if (state === 'failed') {
+        await this.generation.fail(job.coreId, job.id, GENERATION_UNEXPECTED);
+        summary.failed += 1;
       }
-      if (summary.requeued + summary.failed > 0) {
-        this.logger.warn(
-          `re-enqueued ${summary.requeued} and failed ${summary.failed} stuck generation jobs`,
-        );
-      }
-      return summary;
-    });
+    }
+    if (summary.requeued + summary.failed > 0) {
+      this.logger.warn(`re-enqueued ${summary.requeued} and failed ${summary.failed} stuck generation jobs`);
+    }
+    return summary;
   }
 }

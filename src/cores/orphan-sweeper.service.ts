@@ -1,10 +1,9 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { PeriodicTask } from '../common/periodic-task';
+import { UpkeepTask } from '../common/upkeep-task';
 import { AllConfig } from '../config/configuration';
-import { withAdvisoryLock } from '../database/advisory-lock';
 import { ImageStore } from '../storage';
 import { CoreImagesService } from './core-images.service';
 import { CoresRepository } from './cores.repository';
@@ -28,59 +27,55 @@ export interface SweepSummary {
  * SWEEP_INTERVAL_MS in processes with the worker role (ROLE=all or worker), one process at a time (advisory lock).
  */
 @Injectable()
-export class OrphanSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(OrphanSweeper.name);
+export class OrphanSweeper extends UpkeepTask<SweepSummary> {
+  protected readonly logger = new Logger(OrphanSweeper.name);
   private readonly graceMs: number;
-  private readonly task: PeriodicTask;
-  private readonly role: string;
 
   constructor(
     private readonly store: ImageStore,
     private readonly images: CoreImagesService,
     private readonly repo: CoresRepository,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectDataSource() dataSource: DataSource,
     config: ConfigService<AllConfig, true>,
   ) {
-    this.role = config.get('app', { infer: true }).role;
     const upkeep = config.get('upkeep', { infer: true });
+    super(
+      'taste:orphan-sweeper',
+      dataSource,
+      upkeep.sweepIntervalMs,
+      config.get('app', { infer: true }).role,
+    );
     this.graceMs = upkeep.sweepGraceMs;
-    this.task = new PeriodicTask('sweep', upkeep.sweepIntervalMs, () => this.sweep(), this.logger);
   }
 
-  onApplicationBootstrap(): void {
-    if (this.role !== 'api') this.task.start();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.task.stop();
-  }
-
-  /** One pass; null when another process holds the lock. */
+  /** One pass (the schedule's, or a test's); null when another process holds the lock. */
   sweep(): Promise<SweepSummary | null> {
-    return withAdvisoryLock(this.dataSource, 'taste:orphan-sweeper', async () => {
-      const before = new Date(Date.now() - this.graceMs);
-      const summary: SweepSummary = { checked: 0, removed: 0, temporaries: 0 };
-      summary.temporaries = await this.store.removeStaleTemporaries(before);
-      let batch = new Set<string>();
-      const flush = async (): Promise<void> => {
-        const keys = [...batch];
-        batch = new Set();
-        const referenced = await this.repo.referencedStorageKeys(keys);
-        const orphans = keys.filter((k) => !referenced.has(k));
-        summary.checked += keys.length;
-        summary.removed += (await this.images.purge(orphans)).purged;
-      };
-      for await (const key of this.store.listKeys(CORE_IMAGE_PREFIX, before)) {
-        batch.add(key);
-        if (batch.size >= BATCH) await flush();
-      }
-      if (batch.size > 0) await flush();
-      if (summary.removed + summary.temporaries > 0) {
-        this.logger.warn(
-          `removed ${summary.removed} orphan image objects and ${summary.temporaries} temporary files`,
-        );
-      }
-      return summary;
-    });
+    return this.runOnce();
+  }
+
+  protected async work(): Promise<SweepSummary> {
+    const before = new Date(Date.now() - this.graceMs);
+    const summary: SweepSummary = { checked: 0, removed: 0, temporaries: 0 };
+    summary.temporaries = await this.store.removeStaleTemporaries(before);
+    let batch = new Set<string>();
+    const flush = async (): Promise<void> => {
+      const keys = [...batch];
+      batch = new Set();
+      const referenced = await this.repo.referencedStorageKeys(keys);
+      const orphans = keys.filter((k) => !referenced.has(k));
+      summary.checked += keys.length;
+      summary.removed += (await this.images.purge(orphans)).purged;
+    };
+    for await (const key of this.store.listKeys(CORE_IMAGE_PREFIX, before)) {
+      batch.add(key);
+      if (batch.size >= BATCH) await flush();
+    }
+    if (batch.size > 0) await flush();
+    if (summary.removed + summary.temporaries > 0) {
+      this.logger.warn(
+        `removed ${summary.removed} orphan image objects and ${summary.temporaries} temporary files`,
+      );
+    }
+    return summary;
   }
 }

@@ -77,7 +77,7 @@ describe('faults between the commit and the enqueue (e2e, spawned processes, own
     await until('core ready', async () => (await coreRow(admin, core.id)).status !== 'processing', 90000);
     expect(await coreRow(admin, core.id)).toEqual({ status: 'ready', job: 'ready' });
     await restarted.kill();
-  }, 180_000);
+  }, 280_000);
 
   it('a job BullMQ failed for good while its row could not be marked: the reconciler marks it failed', async () => {
     const prefix = `fault-unrecorded-${process.pid}`;

@@ -82,7 +82,7 @@ describe('orphan objects (e2e)', () => {
     expect(files(storage)).toEqual(kept);
     const image = await fetch((ready.core.images as { imageURL: string }[])[0].imageURL);
     expect(image.status).toBe(200);
-  }, 180_000);
+  }, 280_000);
 
   describe('s3', () => {
     let s3: S3TestServer;

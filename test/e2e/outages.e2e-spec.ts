@@ -126,7 +126,7 @@ describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
     expect(again.body.checks).toEqual({ postgres: 'up', redis: 'up', storage: 'up' });
     await readyCore(svc, org, 'After the Redis outage');
     expect(svc.child.exitCode).toBeNull();
-  }, 240_000);
+  }, 280_000);
 
   it('PostgreSQL down: 503 with the error body, readiness says postgres; back up: recovers', async () => {
     const pg: OwnPostgres = await ownPostgres();
@@ -171,5 +171,5 @@ describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
     expect((await call(svc, null, 'GET', '/health/ready')).status).toBe(200);
     await readyCore(svc, org, 'After the PostgreSQL outage');
     expect(svc.child.exitCode).toBeNull();
-  }, 240_000);
+  }, 280_000);
 });
