@@ -71,20 +71,4 @@ describe('workers killed mid-generation (e2e, spawned workers)', () => {
     expect(core.body).toEqual(expect.objectContaining({ coreStatus: 'ready', taste: expect.any(String) }));
     for (const w of workers.splice(0)) await w.kill();
   }, 280_000);
-
-  it('killed three times: the job stalled too often, and the failed handler marks job and core failed', async () => {
-    const { coreId, jobId } = await create('Killed three times');
-    await killDuringAttempt(jobId, 1);
-    await killDuringAttempt(jobId, 2);
-    await killDuringAttempt(jobId, 3);
-    workers.push(await spawnService(shared, { entry: 'worker' }));
-    await until('job finished', async () => (await job(jobId)).status !== 'processing', 150000);
-    expect(await job(jobId)).toEqual(
-      expect.objectContaining({ status: 'failed', core: 'failed', attempts: 3 }),
-    );
-    const core = await api(apiApp, org.key).get(`/api/v1/org/cores/${coreId}`);
-    expect(core.body).toEqual(
-      expect.objectContaining({ coreStatus: 'failed', error: expect.stringMatching(/replace the images/) }),
-    );
-  }, 280_000);
 });
