@@ -42,6 +42,8 @@ describe('PostgreSQL down during generation (e2e, spawned worker, own PostgreSQL
       { entry: 'worker' },
     );
     cleanup.push(() => worker.kill());
+    // Its BullMQ worker connects only after the database connection is up.
+    await until('worker connected', async () => (await queue.getWorkersCount()) > 0, 120000);
     const res = await api(admin, org.key).post('/api/v1/org/cores', {
       name: 'Queued through an outage',
       images: [await colourPng('#3a5a40')],
