@@ -693,7 +693,7 @@ export interface operations {
     listCores: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 to 1000000. */
                 page?: number;
                 /** @description Page size, 1 to 100 (larger values are rejected with 400). */
                 limit?: number;
@@ -734,6 +734,17 @@ export interface operations {
             };
             /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
             429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            503: {
                 headers: {
                     /** @description Seconds to wait. */
                     "Retry-After"?: number;
@@ -828,9 +839,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description The generation job could not be queued: the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
             503: {
                 headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -888,6 +901,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     deleteCore: {
@@ -930,6 +954,17 @@ export interface operations {
             };
             /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
             429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            503: {
                 headers: {
                     /** @description Seconds to wait. */
                     "Retry-After"?: number;
@@ -1012,9 +1047,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description The generation job could not be queued: the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
             503: {
                 headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1095,6 +1132,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     getJob: {
@@ -1146,6 +1194,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     getMe: {
@@ -1177,6 +1236,17 @@ export interface operations {
             };
             /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
             429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            503: {
                 headers: {
                     /** @description Seconds to wait. */
                     "Retry-After"?: number;

@@ -31,4 +31,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.DB_MIGRATIONS_RUN = 'false';
   process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'silent';
   process.env.NODE_ENV = 'test';
+  // Upkeep loops scan the whole shared test database: off unless a test turns them on for its app.
+  process.env.RECONCILE_INTERVAL_MS = process.env.RECONCILE_INTERVAL_MS ?? '0';
+  process.env.SWEEP_INTERVAL_MS = process.env.SWEEP_INTERVAL_MS ?? '0';
 }

@@ -10,13 +10,14 @@ const ERROR_TEXT: Record<number, string> = {
   413: 'Request body too large.',
   429: 'Rate limit exceeded; the message states the seconds to wait, also in Retry-After.',
   503:
-    'The generation job could not be queued: the core is stored with coreStatus failed and a message; ' +
-    'replace its images (PATCH) or retry later.',
+    'PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image ' +
+    'replacement also: the generation job could not be queued, the core is stored with coreStatus ' +
+    'failed and a message; replace its images (PATCH) or retry later.',
 };
 
-/** Bearer security plus the error responses of an operation (401 and 429 always). */
+/** Bearer security plus the error responses of an operation (401, 429 and 503 always). */
 export function ApiOrgOperation(...statuses: number[]): MethodDecorator & ClassDecorator {
-  const all = Array.from(new Set([...statuses, 401, 429])).sort();
+  const all = Array.from(new Set([...statuses, 401, 429, 503])).sort();
   return applyDecorators(
     ApiBearerAuth('bearer'),
     ...all.map((status) =>
@@ -24,7 +25,7 @@ export function ApiOrgOperation(...statuses: number[]): MethodDecorator & ClassD
         status,
         description: ERROR_TEXT[status] ?? 'Error.',
         type: ErrorResponseDto,
-        ...(status === 429
+        ...(status === 429 || status === 503
           ? { headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } } }
           : {}),
       }),

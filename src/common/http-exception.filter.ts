@@ -1,12 +1,18 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { unreachableDependency } from './dependency-errors';
 
 interface ErrorBody {
   message: string;
   status: number;
   code?: string;
   requestId?: string;
+  /** Readiness only: which dependency is up or down. */
+  checks?: Record<string, string>;
 }
+
+/** Seconds a client should wait before retrying after a dependency outage (503). */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;
 
 const CODES: Record<number, string> = {
   400: 'bad_request',
@@ -67,13 +73,28 @@ export class AllExceptionsFilter implements ExceptionFilter {
       );
     }
     if (res.headersSent) return;
+    if (body.status === 503) res.setHeader('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
     res.status(body.status).json({ ...body, ...(requestId ? { requestId } : {}) });
   }
 
   private toBody(exception: unknown): ErrorBody {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      return { message: httpErrorMessage(exception), status, code: CODES[status] };
+      const checks = (exception.getResponse() as { checks?: Record<string, string> }).checks;
+      return {
+        message: httpErrorMessage(exception),
+        status,
+        code: CODES[status],
+        ...(checks ? { checks } : {}),
+      };
+    }
+    const dependency = unreachableDependency(exception);
+    if (dependency) {
+      return {
+        message: `Service unavailable: the ${dependency} cannot be reached; try again in a few seconds.`,
+        status: HttpStatus.SERVICE_UNAVAILABLE,
+        code: CODES[503],
+      };
     }
     const e = (exception ?? {}) as ExpressError;
     const status = e.status ?? e.statusCode;

@@ -1,4 +1,4 @@
-import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ClassConstructor, plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 
@@ -19,9 +19,43 @@ function toBadRequest(errors: ValidationError[]): BadRequestException {
   return new BadRequestException(flatten(errors).join('; ') || 'Validation failed.');
 }
 
+/**
+ * The path of the first string (or object key) holding a NUL character, or null. PostgreSQL cannot
+ * store NUL in text, so such input is a 400 before anything else runs. Iterative: no recursion depth.
+ */
+export function findNulCharacter(value: unknown, root: string): string | null {
+  const stack: [unknown, string][] = [[value, root]];
+  while (stack.length > 0) {
+    const [v, path] = stack.pop() as [unknown, string];
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return path;
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, child] of Object.entries(v)) {
+        if (k.includes('\u0000')) return path;
+        stack.push([child, Array.isArray(v) ? `${path}[${k}]` : `${path}.${k}`]);
+      }
+    }
+  }
+  return null;
+}
+
+/** The global pipe: NUL characters refused in any body, query or path value, then class-validator. */
+class ApiValidationPipe extends ValidationPipe {
+  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type !== 'custom') {
+      const path = findNulCharacter(
+        value,
+        metadata.type === 'body' ? 'body' : (metadata.data ?? metadata.type),
+      );
+      if (path) throw new BadRequestException(`${path} must not contain NUL characters.`);
+    }
+    return super.transform(value, metadata);
+  }
+}
+
 /** Global validation: unknown fields are refused, payloads are transformed to DTO classes. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new ApiValidationPipe({
     ...VALIDATOR_OPTIONS,
     transform: true,
     transformOptions: TRANSFORM_OPTIONS,
@@ -37,6 +71,8 @@ export async function validateDto<T extends object>(cls: ClassConstructor<T>, pl
   if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) {
     throw new BadRequestException('Validation failed: expected an object.');
   }
+  const nul = findNulCharacter(plain, 'arguments');
+  if (nul) throw new BadRequestException(`${nul} must not contain NUL characters.`);
   const instance = plainToInstance(cls, plain, TRANSFORM_OPTIONS);
   const errors = await validate(instance, VALIDATOR_OPTIONS);
   if (errors.length > 0) throw toBadRequest(errors);

@@ -30,6 +30,15 @@ export interface AllConfig {
   db: { url: string; replicaUrls: string[]; migrationsRun: boolean };
   redis: { url: string };
   queue: { prefix: string; concurrency: number };
+  /** Background upkeep: the stuck-job reconciler and the orphan-object sweeper (0 disables a loop). */
+  upkeep: {
+    reconcileIntervalMs: number;
+    reconcileGraceMs: number;
+    sweepIntervalMs: number;
+    sweepGraceMs: number;
+  };
+  /** Fault points the tests use to kill a process at a precise step; always empty outside NODE_ENV=test. */
+  faults: string[];
   storage: {
     driver: 'fs' | 's3';
     dir: string;
@@ -87,6 +96,19 @@ export function buildConfig(env: EnvDto): AllConfig {
     },
     redis: { url: env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
     queue: { prefix: env.QUEUE_PREFIX ?? 'taste', concurrency: env.GENERATION_CONCURRENCY ?? 2 },
+    upkeep: {
+      reconcileIntervalMs: env.RECONCILE_INTERVAL_MS ?? 60_000,
+      reconcileGraceMs: env.RECONCILE_GRACE_MS ?? 30_000,
+      sweepIntervalMs: env.SWEEP_INTERVAL_MS ?? 3_600_000,
+      sweepGraceMs: env.SWEEP_GRACE_MS ?? 3_600_000,
+    },
+    faults:
+      env.NODE_ENV === 'test'
+        ? (env.FAULT_INJECTION ?? '')
+            .split(',')
+            .map((f) => f.trim())
+            .filter(Boolean)
+        : [],
     storage: {
       driver: (env.STORAGE_DRIVER ?? 'fs') as 'fs' | 's3',
       dir: resolve(env.STORAGE_DIR ?? 'var/storage'),

@@ -125,6 +125,12 @@ export class EnvDto {
 
   @IsOptional() @IsString() QUEUE_PREFIX?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(16) GENERATION_CONCURRENCY?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) RECONCILE_INTERVAL_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) RECONCILE_GRACE_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) SWEEP_INTERVAL_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) SWEEP_GRACE_MS?: number;
+  /** Test-only fault points (comma list), honoured only with NODE_ENV=test. */
+  @IsOptional() @IsString() FAULT_INJECTION?: string;
 
   @IsOptional() @IsIn(['fs', 's3']) STORAGE_DRIVER?: string;
   @IsOptional() @IsString() STORAGE_DIR?: string;

@@ -3,11 +3,22 @@ import { Logger, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Job } from 'bullmq';
 import { AllConfig } from '../config/configuration';
-import { JobName, JobPayloads, QueueName } from '../jobs/job.types';
-import { CoreGenerationService } from './core-generation.service';
+import {
+  GENERATION_LOCK_MS,
+  GENERATION_MAX_STALLED_COUNT,
+  GENERATION_STALLED_INTERVAL_MS,
+  JobName,
+  JobPayloads,
+  QueueName,
+} from '../jobs/job.types';
+import { CoreGenerationService, GENERATION_UNEXPECTED } from './core-generation.service';
 
 /** BullMQ worker for the generation queue. Only dispatches; the work is in CoreGenerationService. */
-@Processor(QueueName.Generation)
+@Processor(QueueName.Generation, {
+  lockDuration: GENERATION_LOCK_MS,
+  stalledInterval: GENERATION_STALLED_INTERVAL_MS,
+  maxStalledCount: GENERATION_MAX_STALLED_COUNT,
+})
 export class CoreGenerationProcessor extends WorkerHost implements OnModuleInit {
   private readonly logger = new Logger(CoreGenerationProcessor.name);
   /** Jobs running in this process with their lock tokens, to hand them back on shutdown. */
@@ -68,6 +79,23 @@ export class CoreGenerationProcessor extends WorkerHost implements OnModuleInit 
         const unhandled: never = name;
         throw new Error(`no handler for job ${String(unhandled)}`);
       }
+    }
+  }
+
+  /**
+   * A job BullMQ gave up on (attempts spent, or stalled more than GENERATION_MAX_STALLED_COUNT times)
+   * leaves its row and core failed. Retried failures are left alone. When the database cannot be
+   * reached now, the reconciler finds the job failed in BullMQ and marks it later.
+   */
+  @OnWorkerEvent('failed')
+  async onFailed(job: Job<JobPayloads[JobName.GenerateTaste]> | undefined, err: Error): Promise<void> {
+    if (!job?.data?.jobId) return;
+    const final = job.attemptsMade >= (job.opts.attempts ?? 1) || /stalled/i.test(err.message);
+    if (!final) return;
+    try {
+      await this.generation.fail(job.data.coreId, job.data.jobId, GENERATION_UNEXPECTED);
+    } catch (e) {
+      this.logger.error(`job ${job.data.jobId}: could not record the final failure: ${String(e)}`);
     }
   }
 

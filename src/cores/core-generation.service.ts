@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { FaultInjector } from '../common/fault-injection';
 import { JobPayloads, JobName } from '../jobs/job.types';
 import { JobsService } from '../jobs/jobs.service';
 import { MetricsService } from '../metrics/metrics.service';
@@ -14,11 +15,13 @@ export type GenerationPayload = JobPayloads[JobName.GenerateTaste];
 /** What the processor should do after a run: nothing more, or throw so BullMQ retries later. */
 export type GenerationVerdict = 'done' | 'retry';
 
-const UNEXPECTED = 'Taste generation failed unexpectedly; replace the images to try again.';
+export const GENERATION_UNEXPECTED = 'Taste generation failed unexpectedly; replace the images to try again.';
+const SUPERSEDED = 'Superseded by a newer generation job.';
 
 /**
  * Runs one taste generation: reads the stored images, calls the taste engine, writes the result.
- * Idempotent and safe against races: results only land while the job is the core's current one.
+ * Idempotent and safe against races: results only land while the job is the core's current one and
+ * both are still `processing` (a job whose enqueue was answered 503 stays failed even if it runs).
  */
 @Injectable()
 export class CoreGenerationService {
@@ -31,87 +34,104 @@ export class CoreGenerationService {
     private readonly taste: TasteService,
     private readonly webhooks: WebhooksService,
     private readonly metrics: MetricsService,
+    private readonly faults: FaultInjector,
   ) {}
 
   async run(payload: GenerationPayload, isLastAttempt: boolean): Promise<GenerationVerdict> {
     const { coreId, jobId } = payload;
-    const core = await this.repo.findForGeneration(coreId);
-    if (!core) {
-      // Deleted while queued or running: end quietly (its job row went with it).
-      return 'done';
-    }
-    if (core.currentJobId !== jobId) {
-      await this.jobs.markFailed(jobId, 'Superseded by a newer generation job.');
-      return 'done';
-    }
-    await this.jobs.markStarted(jobId);
     const started = performance.now();
     const elapsed = (): number => (performance.now() - started) / 1000;
     try {
-      const images = await Promise.all(
-        (core.images ?? []).map(async (img) => ({
-          data: await this.images.read(img.storageKey),
-          contentType: img.contentType,
-        })),
-      );
-      const result = await this.taste.generate(images);
-      this.metrics.tasteEngineRan(elapsed(), images.length);
-      const committed = await this.repo.transaction(async (manager) => {
-        const ok = await this.repo.applyGeneration(manager, coreId, jobId, {
-          taste: result.taste,
-          styleAttributes: result.styleAttributes,
-          tags: result.tags,
-          palette: result.palette,
-          patterns: result.patterns,
-          captions: result.captions,
-          searchText: buildSearchText(core.name, result.tags, result.styleAttributes),
-        });
-        if (!ok) return null;
-        await this.jobs.markReady(jobId, manager);
-        // Event rows commit with the result (never an event for an uncommitted or superseded result).
-        return this.webhooks.recordCoreEvent(manager, core.orgId, 'core.ready', {
-          coreId,
-          jobId,
-          name: core.name,
-          coreStatus: 'ready',
-          error: null,
-        });
-      });
-      if (committed === null) await this.jobs.markFailed(jobId, 'Superseded by a newer generation job.');
-      else {
-        this.metrics.generationFinished('ready', elapsed());
-        await this.webhooks.enqueue(committed);
-      }
+      if (await this.generate(coreId, jobId, elapsed)) this.metrics.generationFinished('ready', elapsed());
       return 'done';
     } catch (err) {
-      // Unknown errors (storage or database hiccups) are retried too; the last attempt records them.
+      // Unknown errors (storage or database hiccups, the core lookup included) are retried too; the
+      // last attempt records them. If recording fails as well (the database is still down), the
+      // error propagates: BullMQ fails the job, and the `failed` handler or the reconciler marks it.
       const transient = err instanceof TasteGenerationError ? err.transient : true;
       if (transient && !isLastAttempt) {
         this.logger.warn(`job ${jobId}: transient failure, will retry: ${String(err)}`);
         return 'retry';
       }
       // Tenants see the public text; provider details (status, provider message) go to the log only.
-      const message = err instanceof TasteGenerationError ? err.publicMessage : UNEXPECTED;
+      const message = err instanceof TasteGenerationError ? err.publicMessage : GENERATION_UNEXPECTED;
       if (!(err instanceof TasteGenerationError)) {
         this.logger.error(`job ${jobId}: ${err instanceof Error ? err.stack : String(err)}`);
       } else if (err.publicMessage !== err.message) {
         this.logger.warn(`job ${jobId} for core ${coreId} failed: ${err.message}`);
       }
-      const deliveries = await this.repo.transaction(async (manager) => {
-        const current = await this.repo.applyFailure(manager, coreId, jobId, message);
-        const failed = await this.jobs.markFailed(jobId, message, manager);
-        if (!current || !failed) return [];
-        return this.webhooks.recordCoreEvent(manager, core.orgId, 'core.failed', {
-          coreId,
-          jobId,
-          name: core.name,
-          coreStatus: 'failed',
-          error: message,
-        });
-      });
+      await this.fail(coreId, jobId, message);
       this.metrics.generationFinished('failed', elapsed());
-      await this.webhooks.enqueue(deliveries);
       return 'done';
     }
+  }
+
+  /**
+   * Marks the job and (while it is the current job) its core failed, in one transaction, with the
+   * `core.failed` event rows; the events are queued after the commit.
+   */
+  async fail(coreId: string, jobId: string, message: string): Promise<void> {
+    const deliveries = await this.repo.transaction(async (manager) => {
+      const current = await this.repo.applyFailure(manager, coreId, jobId, message);
+      const failed = await this.jobs.markFailed(jobId, message, manager);
+      const core = current && failed ? await this.repo.eventFields(manager, coreId) : null;
+      if (!core) return [];
+      return this.webhooks.recordCoreEvent(manager, core.orgId, 'core.failed', {
+        coreId,
+        jobId,
+        name: core.name,
+        coreStatus: 'failed',
+        error: message,
+      });
+    });
+    await this.webhooks.enqueue(deliveries);
+  }
+
+  /** True when this run's result landed (the core is ready). */
+  private async generate(coreId: string, jobId: string, elapsed: () => number): Promise<boolean> {
+    const core = await this.repo.findForGeneration(coreId);
+    if (!core) return false; // deleted while queued or running: its job row went with it
+    if (core.currentJobId !== jobId) {
+      await this.jobs.markFailed(jobId, SUPERSEDED);
+      return false;
+    }
+    if ((await this.jobs.statusOf(jobId)) !== 'processing') return false; // already final (e.g. 503 on enqueue)
+    await this.jobs.markStarted(jobId);
+    const images = await Promise.all(
+      (core.images ?? []).map(async (img) => ({
+        data: await this.images.read(img.storageKey),
+        contentType: img.contentType,
+      })),
+    );
+    const result = await this.taste.generate(images);
+    this.metrics.tasteEngineRan(elapsed(), images.length);
+    await this.faults.pauseAt('slow-generation', 3000);
+    const committed = await this.repo.transaction(async (manager) => {
+      const ok = await this.repo.applyGeneration(manager, coreId, jobId, {
+        taste: result.taste,
+        styleAttributes: result.styleAttributes,
+        tags: result.tags,
+        palette: result.palette,
+        patterns: result.patterns,
+        captions: result.captions,
+        searchText: buildSearchText(core.name, result.tags, result.styleAttributes),
+      });
+      if (!ok) return null;
+      await this.jobs.markReady(jobId, manager);
+      // Event rows commit with the result (never an event for an uncommitted or superseded result).
+      return this.webhooks.recordCoreEvent(manager, core.orgId, 'core.ready', {
+        coreId,
+        jobId,
+        name: core.name,
+        coreStatus: 'ready',
+        error: null,
+      });
+    });
+    if (committed === null) {
+      await this.jobs.markFailed(jobId, SUPERSEDED);
+      return false;
+    }
+    await this.webhooks.enqueue(committed);
+    return true;
   }
 }

@@ -11,6 +11,7 @@ import { CoreEntity } from './core.entity';
 
 @Entity({ name: 'core_images' })
 @Index('idx_core_images_core', ['coreId', 'position'])
+@Index('idx_core_images_storage_key', ['storageKey'])
 export class CoreImageEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ name: 'core_id', type: 'uuid' }) coreId!: string;

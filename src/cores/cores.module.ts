@@ -14,6 +14,9 @@ import { CoreEntity } from './core.entity';
 import { CoresController } from './cores.controller';
 import { CoresRepository } from './cores.repository';
 import { CoresService } from './cores.service';
+import { FaultInjector } from '../common/fault-injection';
+import { GenerationReconciler } from './generation-reconciler.service';
+import { OrphanSweeper } from './orphan-sweeper.service';
 
 @Module({
   imports: [
@@ -26,8 +29,17 @@ import { CoresService } from './cores.service';
     IdempotencyModule,
   ],
   controllers: [CoresController],
-  providers: [CoresRepository, CoreImagesService, CoresService, CoreGenerationService],
-  exports: [CoresService, CoreGenerationService],
+  providers: [
+    CoresRepository,
+    CoreImagesService,
+    CoresService,
+    CoreGenerationService,
+    FaultInjector,
+    // Upkeep loops; they run only in processes with the worker role (ROLE=all or worker).
+    GenerationReconciler,
+    OrphanSweeper,
+  ],
+  exports: [CoresService, CoreGenerationService, GenerationReconciler, OrphanSweeper],
 })
 export class CoresModule {}
 

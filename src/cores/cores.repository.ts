@@ -184,7 +184,7 @@ export class CoresRepository {
         error: null,
         searchText: out.searchText,
       })
-      .where('id = :coreId AND current_job_id = :jobId', { coreId, jobId })
+      .where("id = :coreId AND current_job_id = :jobId AND status = 'processing'", { coreId, jobId })
       .execute();
     if ((res.affected ?? 0) === 0) return false;
     const images = await manager
@@ -206,6 +206,25 @@ export class CoresRepository {
       .where('id = :coreId AND current_job_id = :jobId', { coreId, jobId })
       .execute();
     return (res.affected ?? 0) > 0;
+  }
+
+  /** The organization and name of a core, read in `manager`'s transaction (for event payloads). */
+  eventFields(manager: EntityManager, coreId: string): Promise<{ orgId: string; name: string } | null> {
+    return manager
+      .getRepository(CoreEntity)
+      .findOne({ where: { id: coreId }, select: { orgId: true, name: true } });
+  }
+
+  /** Of these storage keys, the ones a core image row references (the orphan sweeper's check). */
+  async referencedStorageKeys(keys: string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const rows = await this.dataSource
+      .getRepository(CoreImageEntity)
+      .createQueryBuilder('i')
+      .select('i.storage_key', 'key')
+      .where('i.storage_key = ANY(:keys)', { keys })
+      .getRawMany<{ key: string }>();
+    return new Set(rows.map((r) => r.key));
   }
 
   findForGeneration(coreId: string): Promise<CoreEntity | null> {

@@ -7,6 +7,7 @@ import {
   BadRequestException,
 } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
+import { FaultInjector } from '../common/fault-injection';
 import { OrgContext } from '../auth/org-context';
 import { isUuid } from '../database/pg-errors';
 import { JobResponseDto } from '../jobs/dto/job.dto';
@@ -50,6 +51,7 @@ export class CoresService {
     private readonly images: CoreImagesService,
     private readonly jobs: JobsService,
     private readonly audit: AuditService,
+    private readonly faults: FaultInjector,
   ) {}
 
   /**
@@ -71,12 +73,14 @@ export class CoresService {
         );
         const job = await this.jobs.createJob(ctx.orgId, core.id, manager);
         await this.repo.setCurrentJob(manager, core.id, job.id);
+        this.faults.crashAt('crash-before-core-commit');
         return { coreId: core.id, jobId: job.id };
       });
     } catch (err) {
       await this.images.purge(stored.map((s) => s.storageKey));
       throw err;
     }
+    this.faults.crashAt('crash-after-core-commit');
     await this.startGeneration(ctx.orgId, ids.coreId, ids.jobId);
     return { status: 202, coreId: ids.coreId, jobId: ids.jobId, coreStatus: 'processing' };
   }
@@ -218,7 +222,12 @@ export class CoresService {
     return core;
   }
 
-  /** After the commit: enqueue, or mark the job and core failed so nothing stays processing forever. */
+  /**
+   * After the commit: enqueue, or mark the job and core failed so nothing stays processing forever.
+   * The 503 is final: the add cannot run later (JobsService.enqueue), and a job that was added after
+   * all finds its row failed and changes nothing. If this process dies before either, the reconciler
+   * enqueues the job.
+   */
   private async startGeneration(orgId: string, coreId: string, jobId: string): Promise<void> {
     try {
       await this.jobs.enqueue(JobName.GenerateTaste, { orgId, coreId, jobId });

@@ -14,6 +14,7 @@ import type { GenerationStatus } from './job.types';
 /** A taste generation job, visible through GET /jobs/{jobId}. Deleted with its core. */
 @Entity({ name: 'jobs' })
 @Index('idx_jobs_core', ['coreId', 'createdAt'])
+@Index('idx_jobs_processing', ['createdAt'], { where: `"status" = 'processing'` })
 @Check('CHK_jobs_status', `"status" IN ('processing', 'ready', 'failed')`)
 export class JobEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;

@@ -17,3 +17,17 @@ export const GENERATION_STATUSES: GenerationStatus[] = ['processing', 'ready', '
 /** Retries with exponential backoff, for transient provider failures only (see the processor). */
 export const GENERATION_ATTEMPTS = 3;
 export const GENERATION_BACKOFF_MS = 2000;
+
+/**
+ * Stalled-job settings of the generation worker (docs/decisions/0019). A worker holds a job's lock for
+ * LOCK_MS and renews it every LOCK_MS / 2; a worker that dies (SIGKILL, OOM) stops renewing, and
+ * within LOCK_MS + STALLED_INTERVAL_MS another worker's stalled check moves the job back to waiting.
+ * MAX_STALLED_COUNT stalls are retried; one more fails the job, and the worker's `failed` handler
+ * marks the job and its core failed. Generation is idempotent, so a re-run after a stall is safe.
+ */
+export const GENERATION_LOCK_MS = 20_000;
+export const GENERATION_STALLED_INTERVAL_MS = 10_000;
+export const GENERATION_MAX_STALLED_COUNT = 2;
+
+/** The producer-side Queue (adds and look-ups, never the worker): fails fast while Redis is down. */
+export const GENERATION_PRODUCER = Symbol('GENERATION_PRODUCER');

@@ -3,13 +3,17 @@ import { Module } from '@nestjs/common';
 import type { ConnectionOptions } from 'bullmq';
 import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { Queue } from 'bullmq';
 import { AllConfig } from '../config/configuration';
 import { redisConnectionOptions } from '../redis/redis-url';
 import { JobEntity } from './job.entity';
-import { QueueName } from './job.types';
+import { GENERATION_PRODUCER, QueueName } from './job.types';
 import { JobsController } from './jobs.controller';
 import { JobsRepository } from './jobs.repository';
-import { JobsService } from './jobs.service';
+import { ENQUEUE_TIMEOUT_MS, JobsService } from './jobs.service';
+
+/** Reconnect quickly after a Redis outage (BullMQ's default backs off to 20 s between attempts). */
+const reconnectDelay = (attempt: number): number => Math.min(250 * attempt, 2000);
 
 @Module({
   imports: [
@@ -23,6 +27,7 @@ import { JobsService } from './jobs.service';
           connection: {
             ...redisConnectionOptions(config.get('redis', { infer: true }).url),
             maxRetriesPerRequest: null,
+            retryStrategy: reconnectDelay,
           } as ConnectionOptions,
           prefix: config.get('queue', { infer: true }).prefix,
           // Queue and worker spans (add, process) when tracing is on; not even loaded otherwise.
@@ -35,7 +40,31 @@ import { JobsService } from './jobs.service';
     BullModule.registerQueue({ name: QueueName.Generation }),
   ],
   controllers: [JobsController],
-  providers: [JobsRepository, JobsService],
+  providers: [
+    JobsRepository,
+    JobsService,
+    {
+      // Adds go through their own connection without an offline queue: while Redis is unreachable an
+      // add fails at once instead of waiting in ioredis's queue and running after the client was told
+      // 503 (docs/decisions/0019-stuck-job-reconciler.md). A job that reached Redis anyway finds its
+      // row failed and changes nothing (CoreGenerationService).
+      provide: GENERATION_PRODUCER,
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<AllConfig, true>) =>
+        new Queue(QueueName.Generation, {
+          connection: {
+            ...redisConnectionOptions(config.get('redis', { infer: true }).url),
+            enableOfflineQueue: false,
+            // Nor is an add that was in flight when the connection dropped sent again on reconnect.
+            autoResendUnfulfilledCommands: false,
+            maxRetriesPerRequest: 1,
+            commandTimeout: ENQUEUE_TIMEOUT_MS,
+            retryStrategy: reconnectDelay,
+          } as ConnectionOptions,
+          prefix: config.get('queue', { infer: true }).prefix,
+        }),
+    },
+  ],
   exports: [JobsService, BullModule],
 })
 export class JobsModule {}

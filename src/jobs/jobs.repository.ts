@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager, LessThan, Repository } from 'typeorm';
 import { JobEntity } from './job.entity';
 
 @Injectable()
@@ -18,6 +18,19 @@ export class JobsRepository {
 
   findByIdForOrg(orgId: string, id: string): Promise<JobEntity | null> {
     return this.jobs.findOne({ where: { id, orgId } });
+  }
+
+  /** Generation internals only (worker, reconciler): the job id comes from our own queue, not a tenant. */
+  findById(id: string): Promise<JobEntity | null> {
+    return this.jobs.findOne({ where: { id } });
+  }
+
+  listProcessingBefore(cutoff: Date, limit: number): Promise<JobEntity[]> {
+    return this.jobs.find({
+      where: { status: 'processing', createdAt: LessThan(cutoff) },
+      order: { createdAt: 'ASC' },
+      take: limit,
+    });
   }
 
   listForCore(orgId: string, coreId: string): Promise<JobEntity[]> {

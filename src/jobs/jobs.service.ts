@@ -1,31 +1,61 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger, NotFoundException, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, NotFoundException, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { EntityManager } from 'typeorm';
 import { OrgContext } from '../auth/org-context';
 import { isUuid } from '../database/pg-errors';
 import { JobResponseDto } from './dto/job.dto';
 import { JobEntity } from './job.entity';
-import { GENERATION_ATTEMPTS, GENERATION_BACKOFF_MS, JobName, JobPayloads, QueueName } from './job.types';
+import {
+  GENERATION_ATTEMPTS,
+  GENERATION_BACKOFF_MS,
+  GENERATION_PRODUCER,
+  GenerationStatus,
+  JobName,
+  JobPayloads,
+  QueueName,
+} from './job.types';
 import { JobsRepository } from './jobs.repository';
 import { MetricsService, QUEUE_STATES } from '../metrics/metrics.service';
 
-const ENQUEUE_TIMEOUT_MS = 5000;
+/** How long an add may take before the request gives up (and answers 503). */
+export const ENQUEUE_TIMEOUT_MS = 5000;
+
+/** Where a job stands in BullMQ: gone (never added, or Redis lost it), failed for good, or anything else. */
+export type QueueEntryState = 'missing' | 'failed' | 'present';
+
+/** Rejects after `ms` with `message`; the timer never keeps the process alive. */
+function within<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+    timer.unref();
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
 
 /** Job rows (the state clients poll) and the only way work is added to a queue. */
 @Injectable()
-export class JobsService implements OnModuleInit {
+export class JobsService implements OnApplicationShutdown {
   private readonly logger = new Logger(JobsService.name);
 
   constructor(
     private readonly repo: JobsRepository,
-    @InjectQueue(QueueName.Generation) private readonly generationQueue: Queue,
-    private readonly metrics: MetricsService,
-  ) {}
+    @Inject(GENERATION_PRODUCER) private readonly generationQueue: Queue,
+    @InjectQueue(QueueName.Generation) registeredQueue: Queue,
+    metrics: MetricsService,
+  ) {
+    // Connection errors while Redis is away (BullMQ prints them to stderr when nobody listens): the
+    // failed enqueues and /health/ready report the outage.
+    for (const queue of [generationQueue, registeredQueue]) {
+      queue.on('error', (err) => this.logger.debug(`generation queue: ${err.message}`));
+    }
+    // `queue_jobs` reads the generation queue's counts when Prometheus scrapes.
+    metrics.watchQueue(QueueName.Generation, () => registeredQueue.getJobCounts(...QUEUE_STATES));
+  }
 
-  /** `queue_jobs` reads the generation queue's counts when Prometheus scrapes. */
-  onModuleInit(): void {
-    this.metrics.watchQueue(QueueName.Generation, () => this.generationQueue.getJobCounts(...QUEUE_STATES));
+  async onApplicationShutdown(): Promise<void> {
+    await this.generationQueue.close().catch(() => undefined);
   }
 
   /** Writes the job row (`processing`; the contract has no queued state) inside the caller's transaction. */
@@ -35,26 +65,69 @@ export class JobsService implements OnModuleInit {
 
   /**
    * Adds the job to BullMQ with our job id as BullMQ's id, so a duplicate add collapses into one.
-   * Call after the transaction that wrote the row has committed. Throws when Redis does not answer.
+   * Call after the transaction that wrote the row has committed. Throws at once when the queue's
+   * connection is not ready, and after ENQUEUE_TIMEOUT_MS when Redis does not answer: the producer
+   * connection has no offline queue, so a refused add can never run later.
    */
   async enqueue<N extends JobName>(name: N, payload: JobPayloads[N] & { jobId: string }): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('queue did not accept the job in time')), ENQUEUE_TIMEOUT_MS);
-    });
+    await this.queueReady();
+    await within(
+      this.generationQueue.add(name, payload, {
+        jobId: payload.jobId,
+        attempts: GENERATION_ATTEMPTS,
+        backoff: { type: 'exponential', delay: GENERATION_BACKOFF_MS },
+        removeOnComplete: { age: 3600, count: 1000 },
+        removeOnFail: { age: 24 * 3600 },
+      }),
+      ENQUEUE_TIMEOUT_MS,
+      'queue did not accept the job in time',
+    );
+  }
+
+  /** The job's BullMQ entry, for the reconciler. Throws when Redis cannot be asked. */
+  async queueState(jobId: string): Promise<QueueEntryState> {
+    await this.queueReady();
+    const state = await within(this.generationQueue.getJobState(jobId), ENQUEUE_TIMEOUT_MS, 'queue timeout');
+    if (state === 'unknown') return 'missing';
+    return state === 'failed' ? 'failed' : 'present';
+  }
+
+  /**
+   * Jobs still `processing` that were created before `cutoff`, oldest first, across organizations:
+   * the reconciler's view (a system task, not a tenant request).
+   */
+  listProcessingBefore(cutoff: Date, limit: number): Promise<JobEntity[]> {
+    return this.repo.listProcessingBefore(cutoff, limit);
+  }
+
+  /** The job row's status, or null when it is gone (its core was deleted). */
+  async statusOf(jobId: string): Promise<GenerationStatus | null> {
+    return (await this.repo.findById(jobId))?.status ?? null;
+  }
+
+  /**
+   * Resolves once the producer connection is ready (at once when it is), or throws after
+   * ENQUEUE_TIMEOUT_MS. Nothing is sent before that, so a refused add never runs later.
+   */
+  private async queueReady(): Promise<void> {
+    const client = await within(
+      this.generationQueue.getBackend().client,
+      ENQUEUE_TIMEOUT_MS,
+      'queue is not connected',
+    );
+    if (client.status === 'ready') return;
+    let onReady: (() => void) | undefined;
     try {
-      await Promise.race([
-        this.generationQueue.add(name, payload, {
-          jobId: payload.jobId,
-          attempts: GENERATION_ATTEMPTS,
-          backoff: { type: 'exponential', delay: GENERATION_BACKOFF_MS },
-          removeOnComplete: { age: 3600, count: 1000 },
-          removeOnFail: { age: 24 * 3600 },
+      await within(
+        new Promise<void>((resolve) => {
+          onReady = resolve;
+          client.once('ready', onReady);
         }),
-        timeout,
-      ]);
+        ENQUEUE_TIMEOUT_MS,
+        `queue connection is ${client.status}`,
+      );
     } finally {
-      clearTimeout(timer);
+      if (onReady) client.off('ready', onReady);
     }
   }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { access, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
 import { assertValidKey, ImageStore, isValidImageKey, StoredImageStream } from './image-store';
 
 interface ImageMeta {
@@ -68,6 +68,46 @@ export class FsImageStore extends ImageStore {
     await access(this.dir, constants.R_OK | constants.W_OK);
   }
 
+  override async *listKeys(prefix: string, before: Date): AsyncIterable<string> {
+    for await (const { rel, mtime } of this.walk(join(this.dir, prefix))) {
+      if (rel.endsWith('.tmp') || mtime >= before) continue;
+      // An image's `.meta.json` lands first: one without its image is an orphan too.
+      const key = rel.endsWith(META_SUFFIX) ? rel.slice(0, -META_SUFFIX.length) : rel;
+      if (isValidImageKey(key)) yield key;
+    }
+  }
+
+  override async removeStaleTemporaries(before: Date): Promise<number> {
+    let removed = 0;
+    for await (const { path, rel, mtime } of this.walk(this.dir)) {
+      if (rel.endsWith('.tmp') && mtime < before) {
+        await rm(path, { force: true });
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
+  /** Every file under `dir` with its key-like path relative to the store's root. */
+  private async *walk(dir: string): AsyncGenerator<{ path: string; rel: string; mtime: Date }> {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (err) {
+      if (isNotFound(err)) return;
+      throw err;
+    }
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        yield* this.walk(path);
+      } else if (entry.isFile()) {
+        const info = await stat(path).catch(() => null);
+        if (info) yield { path, rel: relative(this.dir, path).split(sep).join('/'), mtime: info.mtime };
+      }
+    }
+  }
+
   override async open(key: string): Promise<StoredImageStream | null> {
     if (!isValidImageKey(key)) return null;
     const path = this.pathOf(key);
@@ -121,6 +161,8 @@ export class FsImageStore extends ImageStore {
     }
   }
 }
+
+const META_SUFFIX = '.meta.json';
 
 function isNotFound(err: unknown): boolean {
   return (

@@ -45,6 +45,16 @@ export abstract class ImageStore {
   abstract publicUrl(key: string): string;
   /** Readiness check: throws when the store cannot be used. */
   abstract ping(): Promise<void>;
+  /**
+   * The keys under `prefix` (e.g. `img/`) last written before `before`, for the orphan sweeper.
+   * A key may be listed more than once.
+   */
+  abstract listKeys(prefix: string, before: Date): AsyncIterable<string>;
+
+  /** Removes a driver's own leftovers (the fs driver's `.tmp` files) older than `before`; returns how many. */
+  removeStaleTemporaries(_before: Date): Promise<number> {
+    return Promise.resolve(0);
+  }
 
   /**
    * Opens an image for `GET /images/*key`. Only drivers whose images this service serves itself

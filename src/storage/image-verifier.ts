@@ -64,7 +64,9 @@ async function normalize(input: Buffer): Promise<IngestedImage> {
 
   let meta: Metadata;
   try {
-    meta = await sharp(input, options).metadata();
+    // The header alone (no pixels are decoded): without the pixel limit, so that an oversized image
+    // gets the "too large" message below rather than "not decodable".
+    meta = await sharp(input, { ...options, limitInputPixels: false }).metadata();
   } catch {
     throw new ImageRejectedError('content is not a decodable image');
   }
@@ -77,7 +79,9 @@ async function normalize(input: Buffer): Promise<IngestedImage> {
   }
   if (!meta.width || !meta.height) throw new ImageRejectedError('content is not a decodable image');
   if (meta.width * meta.height > MAX_IMAGE_PIXELS) {
-    throw new ImageRejectedError(`image is too large (${meta.width}x${meta.height} pixels)`);
+    throw new ImageRejectedError(
+      `image is too large (${meta.width}x${meta.height} pixels; at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels)`,
+    );
   }
 
   let out: { data: Buffer; info: OutputInfo };

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Client } from 'minio';
-import { assertValidKey, IMAGE_CACHE_CONTROL, ImageStore } from './image-store';
+import { assertValidKey, IMAGE_CACHE_CONTROL, ImageStore, isValidImageKey } from './image-store';
 
 export interface S3ImageStoreOptions {
   endpoint: string;
@@ -98,6 +98,16 @@ export class S3ImageStore extends ImageStore {
     await this.ensureBucket();
     if (!(await this.client.bucketExists(this.bucket)))
       throw new Error(`bucket ${this.bucket} does not exist`);
+  }
+
+  async *listKeys(prefix: string, before: Date): AsyncIterable<string> {
+    await this.ensureBucket();
+    const stream = this.client.listObjectsV2(this.bucket, prefix, true);
+    for await (const item of stream as AsyncIterable<{ name?: string; lastModified?: Date }>) {
+      if (item.name && item.lastModified && item.lastModified < before && isValidImageKey(item.name)) {
+        yield item.name;
+      }
+    }
   }
 
   /** Creates the bucket once if missing; a failed attempt is retried on the next call. */

@@ -1,6 +1,5 @@
-import { getQueueToken } from '@nestjs/bullmq';
 import { Queue } from 'bullmq';
-import { QueueName } from '../../src/jobs/job.types';
+import { GENERATION_PRODUCER } from '../../src/jobs/job.types';
 import { api } from '../support/api';
 import { createOrgWithKey, startTestApp, TestApp } from '../support/app';
 import { colourPng } from '../support/cores';
@@ -15,7 +14,7 @@ describe('enqueue failure (e2e)', () => {
 
   it('marks the job and the core failed with an actionable error and answers 503', async () => {
     const org = await createOrgWithKey(t.app);
-    const queue = t.app.get<Queue>(getQueueToken(QueueName.Generation), { strict: false });
+    const queue = t.app.get<Queue>(GENERATION_PRODUCER, { strict: false });
     const add = queue.add.bind(queue);
     queue.add = () => Promise.reject(new Error('Redis is unreachable'));
     try {

@@ -11,28 +11,18 @@ import {
   MaxLength,
   Min,
   MinLength,
-  ValidateBy,
   ValidateIf,
 } from 'class-validator';
 import { GENERATION_STATUSES, GenerationStatus } from '../../jobs/job.types';
 
 /** The data-URL prefix as a flag-free pattern (JSON Schema has no flags); storage re-checks it. */
 const DATA_URL = /^data:image\/[a-zA-Z0-9.+-]+;base64,/;
-/** PostgreSQL text cannot hold NUL: refused as a 400 before anything is fetched or stored. */
-const noNul = (field: string) =>
-  ValidateBy({
-    name: 'noNul',
-    validator: {
-      validate: (value: unknown) => typeof value !== 'string' || !value.includes('\u0000'),
-      defaultMessage: () => `${field} must not contain NUL characters`,
-    },
-  });
-/** Largest `page` (keeps the row offset far inside PostgreSQL's bigint). */
-const MAX_PAGE = 1_000_000_000;
 
 /** Images per core, across `imageUrls` and `images` (the contract's 1 to 5). */
 export const MAX_IMAGES_PER_CORE = 5;
 export const MAX_CORE_NAME_LENGTH = 255;
+/** Highest page number a list accepts (a larger offset would overflow PostgreSQL's bigint). */
+export const MAX_PAGE = 1_000_000;
 
 class CoreImagesInput {
   @ApiPropertyOptional({
@@ -77,7 +67,6 @@ export class CoreCreateDto extends CoreImagesInput {
   @IsString()
   @MinLength(1)
   @MaxLength(MAX_CORE_NAME_LENGTH)
-  @noNul('name')
   name!: string;
 }
 
@@ -95,16 +84,22 @@ export class CoreUpdateDto extends CoreImagesInput {
     maxLength: MAX_CORE_NAME_LENGTH,
     example: 'Winter capsule',
   })
-  @ValidateIf((_, value) => value !== undefined) // optional, but null is not a name
+  // Absent means "keep the name"; null is not a name (400), unlike @IsOptional, which lets null through.
+  @ValidateIf((_dto, value) => value !== undefined)
   @IsString()
   @MinLength(1)
   @MaxLength(MAX_CORE_NAME_LENGTH)
-  @noNul('name')
   name?: string;
 }
 
 export class CoreListQueryDto {
-  @ApiPropertyOptional({ description: 'Page number, from 1.', type: 'integer', minimum: 1, default: 1 })
+  @ApiPropertyOptional({
+    description: `Page number, from 1 to ${MAX_PAGE}.`,
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PAGE,
+    default: 1,
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -133,7 +128,6 @@ export class CoreListQueryDto {
   @IsOptional()
   @IsString()
   @MaxLength(200)
-  @noNul('query')
   query?: string;
 }
 

@@ -1,0 +1,175 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createOrgWithKey, OrgWithKey, startTestApp, TestApp } from '../support/app';
+import { colourPng } from '../support/cores';
+import {
+  ownPostgres,
+  OwnPostgres,
+  ownRedis,
+  OwnRedis,
+  spawnService,
+  SpawnedService,
+  until,
+} from '../support/services';
+
+interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+  retryAfter: string | null;
+}
+
+/** One request to the spawned service; a request that hangs fails the test (no answer in 20 s). */
+async function call(
+  svc: SpawnedService,
+  key: string | null,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Answer> {
+  const res = await fetch(`${svc.baseUrl}${path}`, {
+    method,
+    headers: {
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(20000),
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as Record<string, unknown>,
+    retryAfter: res.headers.get('retry-after'),
+  };
+}
+
+const UNAVAILABLE = (dependency: string) => ({
+  status: 503,
+  code: 'unavailable',
+  message: expect.stringContaining(`the ${dependency} cannot be reached`),
+  requestId: expect.any(String),
+});
+
+async function readyCore(svc: SpawnedService, org: OrgWithKey, name: string): Promise<string> {
+  const created = await call(svc, org.key, 'POST', '/api/v1/org/cores', {
+    name,
+    images: [await colourPng('#588157')],
+  });
+  expect(created.status).toBe(202);
+  const id = created.body.coreId as string;
+  await until(
+    'core ready',
+    async () => (await call(svc, org.key, 'GET', `/api/v1/org/cores/${id}`)).body.coreStatus === 'ready',
+    60000,
+  );
+  return id;
+}
+
+/**
+ * Dependency outages (docs/decisions/0018-outage-policy.md): a spawned service pointed at a Redis or
+ * PostgreSQL of the test's own, stopped and started again. Every API request answers 503 with the
+ * error body (never a 500, never a hang), readiness names the dependency that is down, and the
+ * service recovers by itself.
+ */
+describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
+  const cleanup: (() => Promise<unknown>)[] = [];
+  afterAll(async () => {
+    for (const fn of cleanup.reverse()) await fn().catch(() => undefined);
+  });
+
+  it('Redis down: 503 everywhere under /api/v1/org, readiness says redis; back up: recovers', async () => {
+    const redis: OwnRedis = await ownRedis();
+    cleanup.push(() => redis.stop());
+    const admin: TestApp = await startTestApp({ ROLE: 'api' });
+    cleanup.push(() => admin.close());
+    const org = await createOrgWithKey(admin.app);
+    const svc = await spawnService({
+      REDIS_URL: redis.url,
+      QUEUE_PREFIX: `outage-redis-${process.pid}`,
+      STORAGE_DIR: mkdtempSync(join(tmpdir(), 'outage-redis-')),
+    });
+    cleanup.push(() => svc.kill());
+    const coreId = await readyCore(svc, org, 'Before the Redis outage');
+
+    await redis.stop();
+    for (const [method, path, body] of [
+      ['GET', `/api/v1/org/cores/${coreId}`],
+      ['GET', '/api/v1/org/cores'],
+      ['POST', '/api/v1/org/cores', { name: 'During', images: [await colourPng('#000000')] }],
+      ['POST', `/api/v1/org/cores/${coreId}/products`, {}],
+    ] as [string, string, unknown][]) {
+      const res = await call(svc, org.key, method, path, body);
+      expect({ method, path, status: res.status }).toEqual({ method, path, status: 503 });
+      expect(res.body).toEqual(UNAVAILABLE('redis'));
+      expect(res.retryAfter).toBe('5');
+    }
+    const ready = await call(svc, null, 'GET', '/health/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body).toEqual(
+      expect.objectContaining({
+        status: 503,
+        code: 'unavailable',
+        message: 'Not ready: redis is down.',
+        checks: { postgres: 'up', redis: 'down', storage: 'up' },
+      }),
+    );
+    expect((await call(svc, null, 'GET', '/health/live')).status).toBe(200);
+
+    await redis.start();
+    await until(
+      'recovered',
+      async () => (await call(svc, org.key, 'GET', `/api/v1/org/cores/${coreId}`)).status === 200,
+      30000,
+    );
+    const again = await call(svc, null, 'GET', '/health/ready');
+    expect(again.status).toBe(200);
+    expect(again.body.checks).toEqual({ postgres: 'up', redis: 'up', storage: 'up' });
+    await readyCore(svc, org, 'After the Redis outage');
+    expect(svc.child.exitCode).toBeNull();
+  }, 280_000);
+
+  it('PostgreSQL down: 503 with the error body, readiness says postgres; back up: recovers', async () => {
+    const pg: OwnPostgres = await ownPostgres();
+    cleanup.push(() => pg.destroy());
+    const admin = await startTestApp({ ROLE: 'api', DATABASE_URL: pg.url, DB_MIGRATIONS_RUN: 'true' });
+    cleanup.push(() => admin.close());
+    const org = await createOrgWithKey(admin.app);
+    const svc = await spawnService({
+      DATABASE_URL: pg.url,
+      QUEUE_PREFIX: `outage-pg-${process.pid}`,
+      STORAGE_DIR: mkdtempSync(join(tmpdir(), 'outage-pg-')),
+    });
+    cleanup.push(() => svc.kill());
+    const coreId = await readyCore(svc, org, 'Before the PostgreSQL outage');
+
+    await pg.stop();
+    for (const [method, path, body] of [
+      ['GET', `/api/v1/org/cores/${coreId}`],
+      ['GET', '/api/v1/org/cores'],
+      ['GET', '/api/v1/org/me'],
+      ['POST', '/api/v1/org/cores', { name: 'During', images: [await colourPng('#000000')] }],
+    ] as [string, string, unknown][]) {
+      const res = await call(svc, org.key, method, path, body);
+      expect({ method, path, status: res.status }).toEqual({ method, path, status: 503 });
+      expect(res.body).toEqual(UNAVAILABLE('database'));
+    }
+    const ready = await call(svc, null, 'GET', '/health/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body).toEqual(
+      expect.objectContaining({
+        code: 'unavailable',
+        checks: { postgres: 'down', redis: 'up', storage: 'up' },
+      }),
+    );
+
+    await pg.start();
+    await until(
+      'recovered',
+      async () => (await call(svc, org.key, 'GET', `/api/v1/org/cores/${coreId}`)).status === 200,
+      60000,
+    );
+    expect((await call(svc, null, 'GET', '/health/ready')).status).toBe(200);
+    await readyCore(svc, org, 'After the PostgreSQL outage');
+    expect(svc.child.exitCode).toBeNull();
+  }, 280_000);
+});
