@@ -1295,6 +1295,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     createWebhook: {
@@ -1356,6 +1367,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     deleteWebhook: {
@@ -1398,6 +1420,17 @@ export interface operations {
             };
             /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
             429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            503: {
                 headers: {
                     /** @description Seconds to wait. */
                     "Retry-After"?: number;
@@ -1458,6 +1491,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     testWebhook: {
@@ -1500,6 +1544,17 @@ export interface operations {
             };
             /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
             429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            503: {
                 headers: {
                     /** @description Seconds to wait. */
                     "Retry-After"?: number;
