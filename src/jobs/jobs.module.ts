@@ -1,6 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
-import type { ConnectionOptions } from 'bullmq';
+import type { ConnectionOptions, Telemetry } from 'bullmq';
 import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Queue } from 'bullmq';
@@ -12,6 +12,12 @@ import { JobsController } from './jobs.controller';
 import { JobsRepository } from './jobs.repository';
 import { ENQUEUE_TIMEOUT_MS, JobsService } from './jobs.service';
 
+/** Queue and worker spans (add, process) when tracing is on; bullmq-otel is not even loaded otherwise. */
+async function queueTelemetry(config: ConfigService<AllConfig, true>): Promise<Telemetry | undefined> {
+  if (!config.get('tracing', { infer: true }).enabled) return undefined;
+  return new (await import('bullmq-otel')).BullMQOtel({ tracerName: 'bullmq' });
+}
+
 /** Reconnect quickly after a Redis outage (BullMQ's default backs off to 20 s between attempts). */
 const reconnectDelay = (attempt: number): number => Math.min(250 * attempt, 2000);
 
@@ -21,7 +27,6 @@ const reconnectDelay = (attempt: number): number => Math.min(250 * attempt, 2000
     BullModule.forRootAsync({
       inject: [ConfigService],
       useFactory: async (config: ConfigService<AllConfig, true>) => {
-        const tracing = config.get('tracing', { infer: true });
         return {
           // Workers block on Redis: they must not give up on a request (maxRetriesPerRequest: null).
           connection: {
@@ -30,10 +35,7 @@ const reconnectDelay = (attempt: number): number => Math.min(250 * attempt, 2000
             retryStrategy: reconnectDelay,
           } as ConnectionOptions,
           prefix: config.get('queue', { infer: true }).prefix,
-          // Queue and worker spans (add, process) when tracing is on; not even loaded otherwise.
-          telemetry: tracing.enabled
-            ? new (await import('bullmq-otel')).BullMQOtel({ tracerName: 'bullmq' })
-            : undefined,
+          telemetry: await queueTelemetry(config),
         };
       },
     }),
@@ -50,8 +52,9 @@ const reconnectDelay = (attempt: number): number => Math.min(250 * attempt, 2000
       // row failed and changes nothing (CoreGenerationService).
       provide: GENERATION_PRODUCER,
       inject: [ConfigService],
-      useFactory: (config: ConfigService<AllConfig, true>) =>
+      useFactory: async (config: ConfigService<AllConfig, true>) =>
         new Queue(QueueName.Generation, {
+          telemetry: await queueTelemetry(config),
           connection: {
             ...redisConnectionOptions(config.get('redis', { infer: true }).url),
             enableOfflineQueue: false,
