@@ -5,11 +5,16 @@
  *
  *   WEBHOOK_SECRET=whsec_... PORT=4000 npm run example:webhook
  *
+ * It serves plain http, for a TLS-terminating proxy in front (webhook URLs must be https); with
+ * TLS_CERT and TLS_KEY (PEM file paths) it serves https itself.
+ *
  * A valid delivery is answered 204 (anything but 2xx makes the service retry); a missing or forged
  * signature, or a timestamp more than 5 minutes off, is answered 401 and not processed. Deliveries
  * are retried with the same `webhook-id`, so a real handler records the ids it has processed.
  */
-import { createServer, IncomingMessage } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, IncomingMessage, RequestListener } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 
 const MAX_BODY = 1024 * 1024;
@@ -53,7 +58,7 @@ if (!secret) {
 const webhook = new Webhook(secret);
 const port = Number(process.env.PORT ?? 4000);
 
-const server = createServer((req, res) => {
+const onRequest: RequestListener = (req, res) => {
   if (req.method !== 'POST') {
     res.writeHead(405, { Allow: 'POST' }).end();
     return;
@@ -75,8 +80,14 @@ const server = createServer((req, res) => {
     },
     () => res.writeHead(413).end(),
   );
-});
+};
 
-server.listen(port, () => console.log(`webhook receiver listening on http://localhost:${port}`));
+const { TLS_CERT, TLS_KEY } = process.env;
+const server =
+  TLS_CERT && TLS_KEY
+    ? createHttpsServer({ cert: readFileSync(TLS_CERT), key: readFileSync(TLS_KEY) }, onRequest)
+    : createHttpServer(onRequest);
+const scheme = TLS_CERT && TLS_KEY ? 'https' : 'http';
+server.listen(port, () => console.log(`webhook receiver listening on ${scheme}://localhost:${port}`));
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
 process.on('SIGINT', () => server.close(() => process.exit(0)));
