@@ -9,6 +9,7 @@ import { DatabaseModule } from '../database/database.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { CATALOGUE_COMMANDS } from '../products/catalogue-import.command';
 import { ProductsCatalogueModule } from '../products/products.module';
+import { RedisModule } from '../redis/redis.module';
 import { StorageModule } from '../storage';
 import { DemoBootstrapCommand } from './demo.command';
 import { OPS_COMMANDS } from './ops.commands';
@@ -23,6 +24,7 @@ export class CliModule {
       imports: [
         AppConfigModule.forRoot(config),
         DatabaseModule,
+        RedisModule,
         MetricsModule.forRoot({ http: false }),
         AuditModule,
         AuthCoreModule,

@@ -1,14 +1,22 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type Redis from 'ioredis';
 import { AllConfig } from '../config/configuration';
+import { REDIS } from '../redis/redis.module';
 
 export type RateLimitBudget = 'general' | 'create' | 'search';
 export type GenerationOutcome = 'ready' | 'failed';
 export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 export type QueueState = (typeof QUEUE_STATES)[number];
+export const IMPORT_OUTCOMES = ['inserted', 'updated', 'unchanged', 'rejected'] as const;
+/**
+ * Redis hash of catalogue import totals (fields `imports` and the IMPORT_OUTCOMES): imports run in
+ * the CLI's own process add to it; the API's /metrics reads it at scrape time.
+ */
+export const CATALOGUE_IMPORT_METRICS_KEY = 'metrics:catalogue-import';
 
 /** The `route` label of a request no route matched (never the raw URL: it would explode the series). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -80,7 +88,7 @@ export class MetricsService {
     registers: [this.registry],
   });
 
-  constructor(config: ConfigService<AllConfig, true>) {
+  constructor(config: ConfigService<AllConfig, true>, @Optional() @Inject(REDIS) redis?: Redis) {
     const token = config.get('metrics', { infer: true }).token;
     this.token = token ? digest(token) : null;
     this.production = config.get('app', { infer: true }).env === 'production';
@@ -88,6 +96,7 @@ export class MetricsService {
     for (const budget of ['general', 'create', 'search'] as const)
       this.rateLimitRejections.inc({ budget }, 0);
     for (const outcome of ['ready', 'failed'] as const) this.generationJobs.inc({ outcome }, 0);
+    if (redis) this.watchImports(redis);
     const queues = this.queues;
     new Gauge({
       name: 'queue_jobs',
@@ -103,6 +112,42 @@ export class MetricsService {
             for (const state of QUEUE_STATES) this.set({ queue, state }, c[state] ?? 0);
           }),
         );
+      },
+    });
+  }
+
+  /**
+   * `catalogue_import_rows_total` and `catalogue_imports_total` from the Redis hash the imports add
+   * to: each scrape increments by the growth since the last value seen, so the counters stay
+   * monotonic in this process (a hash that shrank, e.g. flushed, is only re-based).
+   */
+  private watchImports(redis: Redis): void {
+    const seen = new Map<string, number>();
+    const read = async (): Promise<Record<string, string> | null> =>
+      redis.hgetall(CATALOGUE_IMPORT_METRICS_KEY).catch(() => null);
+    const grow = (field: string, value: string | undefined): number => {
+      const now = Number(value ?? 0) || 0;
+      const before = seen.get(field) ?? 0;
+      seen.set(field, now);
+      return Math.max(0, now - before);
+    };
+    new Counter({
+      name: 'catalogue_import_rows_total',
+      help: 'Catalogue import rows by outcome (all imports, CLI included), read from Redis at scrape time',
+      labelNames: ['outcome'] as const,
+      registers: [this.registry],
+      async collect() {
+        const hash = await read();
+        for (const outcome of IMPORT_OUTCOMES) this.inc({ outcome }, hash ? grow(outcome, hash[outcome]) : 0);
+      },
+    });
+    new Counter({
+      name: 'catalogue_imports_total',
+      help: 'Finished catalogue imports (all imports, CLI included), read from Redis at scrape time',
+      registers: [this.registry],
+      async collect() {
+        const hash = await read();
+        this.inc(hash ? grow('imports', hash.imports) : 0);
       },
     });
   }

@@ -1,6 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { CATALOGUE_IMPORT_METRICS_KEY } from '../metrics/metrics.service';
+import { REDIS } from '../redis/redis.module';
 import { CatalogueRow, FeedFormat, formatFromName, sniffFormat, validateFeedRow } from './catalogue-feed';
 import { NumberedRow, readDelimited, readFirstLine, readJsonLines } from './feed-readers';
 import { ColourFeatures, colourFeatures } from './product-colour';
@@ -57,10 +60,33 @@ export type { NumberedRow } from './feed-readers';
  */
 @Injectable()
 export class CatalogueImportService {
+  private readonly logger = new Logger(CatalogueImportService.name);
+
   constructor(
     private readonly repo: ProductsRepository,
     @Optional() private readonly analyser?: ProductImageAnalyser,
+    @Optional() @Inject(REDIS) private readonly redis?: Redis,
   ) {}
+
+  /**
+   * Adds a finished import's counts to the Redis hash the API's /metrics reads
+   * (`catalogue_import_rows_total`, `catalogue_imports_total`). Never fails the import.
+   */
+  private async recordMetrics(summary: ImportSummary): Promise<void> {
+    if (!this.redis) return;
+    try {
+      await this.redis
+        .multi()
+        .hincrby(CATALOGUE_IMPORT_METRICS_KEY, 'imports', 1)
+        .hincrby(CATALOGUE_IMPORT_METRICS_KEY, 'inserted', summary.inserted)
+        .hincrby(CATALOGUE_IMPORT_METRICS_KEY, 'updated', summary.updated)
+        .hincrby(CATALOGUE_IMPORT_METRICS_KEY, 'unchanged', summary.unchanged)
+        .hincrby(CATALOGUE_IMPORT_METRICS_KEY, 'rejected', summary.rejected)
+        .exec();
+    } catch (err) {
+      this.logger.warn(`import metrics not recorded: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
 
   /** Adds the colour features to validated feed rows and upserts them in one statement. */
   async upsertRows(
@@ -190,6 +216,7 @@ export class CatalogueImportService {
     while (inFlight.length > 0) await drainOne();
     rethrow();
     opts.onProgress?.({ bytesRead: 0, totalBytes: 0, rows: seen });
+    await this.recordMetrics(summary);
     return summary;
   }
 }

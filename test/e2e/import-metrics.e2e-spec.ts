@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { startTestApp, TestApp } from '../support/app';
+import { cli } from '../support/cli';
+import { sample } from '../support/metrics';
+
+const HEADER = 'id,title,brand,price,link,image_link,gender,color';
+
+describe('catalogue import metrics on GET /metrics (e2e, spawned CLI)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const counts = async (): Promise<Record<string, number>> => {
+    const text = (await request(t.app.getHttpServer()).get('/metrics').expect(200)).text;
+    expect(text).toContain('# TYPE catalogue_import_rows_total counter');
+    expect(text).toContain('# TYPE catalogue_imports_total counter');
+    const out: Record<string, number> = { imports: sample(text, 'catalogue_imports_total') ?? NaN };
+    for (const outcome of ['inserted', 'updated', 'unchanged', 'rejected'])
+      out[outcome] = sample(text, 'catalogue_import_rows_total', { outcome }) ?? NaN;
+    return out;
+  };
+
+  it('counts the rows and rejections of imports run in the CLI process', async () => {
+    const before = await counts();
+    const id = randomUUID().slice(0, 8);
+    const file = join(mkdtempSync(join(tmpdir(), 'taste-import-metrics-')), 'feed.csv');
+    writeFileSync(
+      file,
+      [
+        HEADER,
+        `imp-met-${id}-1,Wool coat,Maison Lune,129.00 USD,https://shop.example.com/m/1,https://cdn.example.com/m/1.jpg,female,Camel`,
+        `imp-met-${id}-2,Striped tee,Studio Ostra,35 USD,https://shop.example.com/m/2,https://cdn.example.com/m/2.jpg,male,Navy`,
+        `imp-met-${id}-3,No price,Brand,,https://shop.example.com/m/3,https://cdn.example.com/m/3.jpg,female,Black`,
+        '',
+      ].join('\n'),
+    );
+
+    const first = cli('catalogue:import', '--file', file);
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ inserted: 2, updated: 0, unchanged: 0, rejected: 1 });
+    const afterFirst = await counts();
+    expect({
+      imports: afterFirst.imports - before.imports,
+      inserted: afterFirst.inserted - before.inserted,
+      updated: afterFirst.updated - before.updated,
+      unchanged: afterFirst.unchanged - before.unchanged,
+      rejected: afterFirst.rejected - before.rejected,
+    }).toEqual({ imports: 1, inserted: 2, updated: 0, unchanged: 0, rejected: 1 });
+
+    // The same feed again: its good rows are unchanged; the counters only grow.
+    const second = cli('catalogue:import', '--file', file);
+    expect(second.code).toBe(0);
+    const afterSecond = await counts();
+    expect({
+      imports: afterSecond.imports - afterFirst.imports,
+      inserted: afterSecond.inserted - afterFirst.inserted,
+      unchanged: afterSecond.unchanged - afterFirst.unchanged,
+      rejected: afterSecond.rejected - afterFirst.rejected,
+    }).toEqual({ imports: 1, inserted: 0, unchanged: 2, rejected: 1 });
+  });
+});
