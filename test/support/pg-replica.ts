@@ -120,7 +120,9 @@ export async function startReplicatedCluster(databases: string[]): Promise<Repli
       await primary.connect();
       await replica.connect();
       try {
-        const [{ lsn }] = (await primary.query('SELECT pg_current_wal_lsn()::text AS lsn')).rows;
+        // The insert position, not the write position: a commit made with synchronous_commit off (catalogue
+        // imports) may not be written out yet, and the replica must still wait for it.
+        const [{ lsn }] = (await primary.query('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows;
         const deadline = Date.now() + timeoutMs;
         for (;;) {
           const { rows } = await replica.query('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS done', [
