@@ -296,16 +296,22 @@ async function main(): Promise<void> {
   const flat = judged && growth <= Math.max(40, middle * 0.1) && slope < 2;
   const totalErrors = samples.reduce((a, s) => a + s.errors, 0);
   const totalRequests = samples.reduce((a, s) => a + s.requests, 0);
-  console.log(
-    `\nRSS after the ${Math.round(warmUp * 10) / 10}-minute warm-up: median ${middle} MB then ${last} MB (${growth >= 0 ? '+' : ''}${growth} MB), slope ${slope.toFixed(2)} MB/min; ` +
-      `event-loop delay p99 max ${Math.max(...samples.map((s) => s.eldP99))} ms; ${totalRequests} requests, ${totalErrors} errors`,
-  );
-  const split = (pick: (s: Sample) => number) =>
-    `${median(steady.slice(0, half).map(pick))} then ${median(steady.slice(half).map(pick))} MB`;
-  console.log(
-    `resident split after the warm-up (medians): V8 heap pages ${split((s) => s.v8Mb)}, native ${split((s) => s.nativeMb)}; ` +
-      `JS heap used ${split((s) => s.heapMb)}`,
-  );
+  const totals = `event-loop delay p99 max ${Math.max(...samples.map((s) => s.eldP99))} ms; ${totalRequests} requests, ${totalErrors} errors`;
+  if (judged) {
+    const split = (pick: (s: Sample) => number) =>
+      `${median(steady.slice(0, half).map(pick))} then ${median(steady.slice(half).map(pick))} MB`;
+    console.log(
+      `\nRSS after the ${Math.round(warmUp * 10) / 10}-minute warm-up: median ${middle} MB then ${last} MB (${growth >= 0 ? '+' : ''}${growth} MB), slope ${slope.toFixed(2)} MB/min; ${totals}`,
+    );
+    console.log(
+      `resident split after the warm-up (medians): V8 heap pages ${split((s) => s.v8Mb)}, native ${split((s) => s.nativeMb)}; ` +
+        `JS heap used ${split((s) => s.heapMb)}`,
+    );
+  } else {
+    const first = samples[0]?.rssMb ?? 0;
+    const end = samples[samples.length - 1]?.rssMb ?? 0;
+    console.log(`\nRSS ${first} MB at the first sample, ${end} MB at the last; ${totals}`);
+  }
   console.log(
     judged
       ? `verdict: memory ${flat ? 'FLAT' : 'NOT FLAT'}`
