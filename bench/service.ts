@@ -35,7 +35,7 @@ export function databaseUrl(name: string): string {
 
 /** Drops and creates database `name` (the service's migrations run when it starts). */
 export async function freshDatabase(name: string): Promise<string> {
-  if (!/^taste_(dev_bench|bench_[a-z0-9_]+)$/.test(name))
+  if (!/^taste_(dev_bench|(bench|soak)_[a-z0-9_]+)$/.test(name))
     throw new Error(`refusing to recreate database ${name}`);
   const admin = new Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -74,6 +74,8 @@ export interface Service {
   port: number;
   env: Record<string, string>;
   logFile: string;
+  /** The `node dist/main.js` process (its pid for /proc, its IPC channel when opened). */
+  child: ChildProcess;
   /** Stops the service and removes its storage directory (the log file stays). */
   stop(): Promise<void>;
 }
@@ -129,15 +131,25 @@ async function waitUntilLive(base: string, child: ChildProcess, logFile: string)
   throw new Error(`the service did not come up in 120 s; see ${logFile}`);
 }
 
+export interface StartOptions {
+  /** Node options placed before the script, e.g. `['--require', probe]`. */
+  nodeArgs?: string[];
+  /** Opens an IPC channel: the service's `process.send` messages arrive on `child`. */
+  ipc?: boolean;
+}
+
 /** Starts `node dist/main.js` and waits for /health/live. */
-export async function startService(env: Record<string, string>): Promise<Service> {
+export async function startService(
+  env: Record<string, string>,
+  options: StartOptions = {},
+): Promise<Service> {
   const logDir = mkdtempSync(join(tmpdir(), 'taste-bench-log-'));
   const logFile = join(logDir, 'service.log');
   const fd = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), join(ROOT, 'dist', 'main.js')], {
     cwd: ROOT,
     env,
-    stdio: ['ignore', fd, fd],
+    stdio: options.ipc ? ['ignore', fd, fd, 'ipc'] : ['ignore', fd, fd],
   });
   const base = `http://127.0.0.1:${env.PORT}`;
   await waitUntilLive(base, child, logFile);
@@ -146,6 +158,7 @@ export async function startService(env: Record<string, string>): Promise<Service
     port: Number(env.PORT),
     env,
     logFile,
+    child,
     stop: async () => {
       await new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

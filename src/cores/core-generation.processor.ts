@@ -1,7 +1,7 @@
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { Job } from 'bullmq';
+import { Job, WaitingError } from 'bullmq';
 import { AllConfig } from '../config/configuration';
 import {
   GENERATION_LOCK_MS,
@@ -23,6 +23,8 @@ export class CoreGenerationProcessor extends WorkerHost implements OnModuleInit 
   private readonly logger = new Logger(CoreGenerationProcessor.name);
   /** Jobs running in this process with their lock tokens, to hand them back on shutdown. */
   private readonly running = new Map<string, { job: Job; token: string | undefined }>();
+  /** Set when shutdown begins: from then on a job that still reaches this worker goes straight back. */
+  private draining = false;
 
   constructor(
     private readonly generation: CoreGenerationService,
@@ -36,6 +38,12 @@ export class CoreGenerationProcessor extends WorkerHost implements OnModuleInit 
   }
 
   async process(job: Job<JobPayloads[JobName]>, token?: string): Promise<void> {
+    if (this.draining) {
+      // BullMQ's pause does not cancel a blocking wait for the next job that began before it: a job
+      // queued during the drain can still arrive here. It is handed back untouched (issue 16).
+      await job.moveToWait(token);
+      throw new WaitingError();
+    }
     const key = job.id ?? '';
     this.running.set(key, { job, token });
     try {
@@ -51,6 +59,7 @@ export class CoreGenerationProcessor extends WorkerHost implements OnModuleInit 
    * idempotent) and closes the worker without waiting for them. Returns how many were handed back.
    */
   async drain(graceMs: number): Promise<number> {
+    this.draining = true;
     await this.worker.pause(true);
     const deadline = Date.now() + graceMs;
     while (this.running.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));

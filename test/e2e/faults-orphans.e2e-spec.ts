@@ -1,8 +1,11 @@
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { getQueueToken } from '@nestjs/bullmq';
+import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { OrphanSweeper } from '../../src/cores/orphan-sweeper.service';
+import { QueueName } from '../../src/jobs/job.types';
 import { ImageStore, newImageKey } from '../../src/storage';
 import { api } from '../support/api';
 import { createOrgWithKey, startTestApp, TestApp } from '../support/app';
@@ -143,7 +146,13 @@ describe('orphan objects (e2e)', () => {
     const del = await api(t, org.key).delete(`/api/v1/org/cores/${res.body.coreId}`);
     expect(del.status).toBe(200);
     expect(del.body).toEqual(expect.objectContaining({ imagesPurged: 2, imagesFailed: 0 }));
-    await new Promise((r) => setTimeout(r, 4000)); // the paused generation finishes and finds no row
+    // The paused generation runs to its end (BullMQ records it done) and finds no row to write to.
+    const queue = t.app.get<Queue>(getQueueToken(QueueName.Generation));
+    await until(
+      'the generation run to end',
+      async () => ['completed', 'failed'].includes(await queue.getJobState(res.body.jobId as string)),
+      30000,
+    );
     expect(await ds.query('SELECT id FROM cores WHERE id = $1', [res.body.coreId])).toEqual([]);
     expect(await ds.query('SELECT id FROM jobs WHERE id = $1', [res.body.jobId])).toEqual([]);
     expect(files(storage).filter((f) => f.startsWith('img/'))).toEqual([]);

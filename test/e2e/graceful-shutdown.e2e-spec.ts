@@ -17,7 +17,8 @@ async function until(what: string, check: () => boolean, timeoutMs = 60000): Pro
 
 /**
  * SIGTERM to a process serving requests and running jobs (docs/decisions/0016-shutdown-sequence.md):
- * readiness turns 503 first, every in-flight request is answered, running jobs that outlive the
+ * readiness turns 503 first, the worker takes no new job from then on (though it has free slots and a
+ * job is queued during the drain), every in-flight request is answered, running jobs that outlive the
  * grace period go back to the queue, the process exits 0, and a second worker finishes every core.
  */
 describe('graceful shutdown (spawned processes)', () => {
@@ -52,7 +53,9 @@ describe('graceful shutdown (spawned processes)', () => {
       OPENAI_API_KEY: 'sk-fake',
       OPENAI_TIMEOUT_MS: '30000',
       IMAGE_FETCH_ALLOWED_HOSTS: 'localhost',
-      GENERATION_CONCURRENCY: '2',
+      // Two slots stay free beside the two running jobs: only the pause keeps new jobs away.
+      GENERATION_CONCURRENCY: '4',
+      RATE_LIMIT_CREATE_PER_MIN: '100',
       SHUTDOWN_DELAY_MS: '2000',
       SHUTDOWN_GRACE_MS: '1500',
       LOG_LEVEL: 'info',
@@ -77,21 +80,30 @@ describe('graceful shutdown (spawned processes)', () => {
     expect(running.map((r) => r.status)).toEqual([202, 202]);
     await until('both jobs to call the provider', () => openai.visionRequests() >= 2);
 
-    // Three requests in flight: their image takes 2.5 s to arrive.
+    // Three requests in flight: their image takes 2.5 s to arrive (after the listener closes). A
+    // fourth gets its image after 0.4 s, so its job is queued during the grace period, while this
+    // process's worker still has free slots.
     const hitsBefore = fixture.hits.length;
     const inFlight = [1, 2, 3].map((i) =>
       post({ name: `In flight ${i}`, imageUrls: [`${fixture.origin}/delay/2500/red.png?n=${i}`] }),
     );
-    await until('the in-flight requests to fetch their images', () => fixture.hits.length >= hitsBefore + 3);
+    const queuedDuringDrain = post({
+      name: 'Queued during the drain',
+      imageUrls: [`${fixture.origin}/delay/400/red.png`],
+    });
+    await until('the in-flight requests to fetch their images', () => fixture.hits.length >= hitsBefore + 4);
 
     first.child.kill('SIGTERM');
     await until('the drain to start', () => first.output().includes('draining'), 10000);
     const ready = await fetch(`${base}/health/ready`);
     expect(ready.status).toBe(503);
 
-    const answered = await Promise.all(inFlight);
-    expect(answered.map((r) => r.status)).toEqual([202, 202, 202]);
+    const answered = await Promise.all([...inFlight, queuedDuringDrain]);
+    expect(answered.map((r) => r.status)).toEqual([202, 202, 202, 202]);
     expect(await first.exited).toBe(0);
+    // The worker was paused at SIGTERM: the job queued during the drain never started here (its
+    // caption was never asked for), and only the two running jobs were handed back.
+    expect(openai.visionRequests()).toBe(2);
     expect(first.output()).toContain('2 running job(s) moved back to the queue');
     // The listener is closed: no new connections.
     await expect(fetch(`${base}/health/live`)).rejects.toThrow();

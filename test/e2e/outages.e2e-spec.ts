@@ -92,9 +92,13 @@ describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
     const coreId = await readyCore(svc, org, 'Before the Redis outage');
 
     await redis.stop();
+    // Reads that need no budget of their own fail closed too (ADR 0018): the general budget is
+    // counted in Redis for every request.
     for (const [method, path, body] of [
       ['GET', `/api/v1/org/cores/${coreId}`],
       ['GET', '/api/v1/org/cores'],
+      ['GET', '/api/v1/org/me'],
+      ['GET', '/api/v1/org/webhooks'],
       ['POST', '/api/v1/org/cores', { name: 'During', images: [await colourPng('#000000')] }],
       ['POST', `/api/v1/org/cores/${coreId}/products`, {}],
     ] as [string, string, unknown][]) {
@@ -152,12 +156,15 @@ describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
       const res = await call(svc, org.key, method, path, body);
       expect({ method, path, status: res.status }).toEqual({ method, path, status: 503 });
       expect(res.body).toEqual(UNAVAILABLE('database'));
+      expect(res.retryAfter).toBe('5');
     }
     const ready = await call(svc, null, 'GET', '/health/ready');
     expect(ready.status).toBe(503);
     expect(ready.body).toEqual(
       expect.objectContaining({
+        status: 503,
         code: 'unavailable',
+        message: 'Not ready: postgres is down.',
         checks: { postgres: 'down', redis: 'up', storage: 'up' },
       }),
     );
