@@ -49,6 +49,11 @@ describe('decodeImageDataUrl', () => {
     expect(reason(() => decodeImageDataUrl(`data:image/png;base64,${payload}`))).toMatch(/base64/);
   });
 
+  it('accepts valid base64 whose last character carries non-zero unused bits (not canonical)', () => {
+    // 'AB==' decodes to one zero byte, which encodes back as 'AA==': the slow path judges it.
+    expect(decodeImageDataUrl('data:image/png;base64,AB==')).toEqual(Buffer.from([0]));
+  });
+
   it('rejects an empty payload', () => {
     expect(reason(() => decodeImageDataUrl('data:image/png;base64,'))).toMatch(/empty/);
   });

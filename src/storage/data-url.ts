@@ -24,7 +24,13 @@ export function decodeImageDataUrl(dataUrl: string, maxBytes = MAX_IMAGE_BYTES):
   if (b64.length % 4 !== 0) throw new ImageRejectedError('data URL is not valid base64');
   // Refuse by length first: no scan or allocation proportional to an oversized payload.
   if (decodedLength(b64) > maxBytes) throw new ImageRejectedError('image is 10 MB or larger');
-  const unpadded = b64.replace(/={1,2}$/, '');
-  if (NOT_BASE64.test(unpadded)) throw new ImageRejectedError('data URL is not valid base64');
-  return Buffer.from(b64, 'base64');
+  const bytes = Buffer.from(b64, 'base64');
+  // Fast path: canonical base64 encodes back to itself (about 1 ms a megabyte, against about 10 ms
+  // for the pattern below). Node's decoder skips characters outside the alphabet and reads the
+  // URL-safe one, so anything else is judged by the pattern: only valid base64 whose last character
+  // carries non-zero unused bits gets past it.
+  if (bytes.toString('base64') !== b64 && NOT_BASE64.test(b64.replace(/={1,2}$/, ''))) {
+    throw new ImageRejectedError('data URL is not valid base64');
+  }
+  return bytes;
 }
