@@ -4,10 +4,10 @@ import { OutboundRejectedError } from './safe-outbound';
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024 - 1;
 /**
  * sharp trusts header dimensions; refuse decoding anything larger than this many pixels (checked on the
- * header, before any decode). A full decode costs about 3-4 bytes a pixel: 24 MP (6000x4000, a
- * 24-megapixel camera) is about 96 MB where the whole image must be held (a PNG, or an EXIF rotation
- * without shrink-on-load), and DECODE_CONCURRENCY bounds how many run at once. At the former 50 MP cap
- * a 190 KB data URL of a 7000x7000 PNG cost about 200 MB a decode (issue 16).
+ * header, before any decode). Scaling to STORED_MAX_EDGE mostly streams (sequential read), but where the
+ * whole decoded image must be held (an EXIF rotation without shrink-on-load) 24 MP (6000x4000, a
+ * 24-megapixel camera) is about 72-96 MB, and DECODE_CONCURRENCY bounds how many run at once. At the
+ * former 50 MP cap a 190 KB data URL of a 7000x7000 PNG cost about 200 MB a decode (issue 16).
  */
 export const MAX_IMAGE_PIXELS = 24_000_000;
 /**

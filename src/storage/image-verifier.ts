@@ -60,9 +60,9 @@ const decodeLimiter = new ConcurrencyLimiter(DECODE_CONCURRENCY);
  * (never up), and re-encodes it in the same format (TIFF becomes PNG), which drops EXIF, GPS, XMP and
  * other metadata. Throws ImageRejectedError.
  *
- * The scaling lets libjpeg and libwebp decode at 1/2, 1/4 or 1/8 of the size where the image is large
- * enough (shrink-on-load), which still reads every byte of the compressed data, so a truncated or
- * corrupt image is still refused.
+ * The scaling lets libjpeg and libwebp decode at 1/2, 1/4 or 1/8 of the size where the image is at
+ * least 3, 5 or 9 times too large (shrink-on-load, as sharp applies it), which still reads every byte
+ * of the compressed data, so a truncated or corrupt image is still refused.
  */
 export function verifyAndNormalizeImage(input: Buffer): Promise<IngestedImage> {
   return decodeLimiter.run(() => normalize(input));
