@@ -249,7 +249,7 @@ export interface components {
             caption: string | null;
             /**
              * Format: uri
-             * @description Unauthenticated image URL; answers 404 once the image is deleted.
+             * @description Unauthenticated image URL; answers 404 once the image is deleted. The stored image is the ingested one re-encoded without metadata (EXIF orientation applied), scaled down to fit 1600 pixels on its long edge (never enlarged).
              */
             imageURL: string;
         };

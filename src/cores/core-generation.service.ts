@@ -96,13 +96,20 @@ export class CoreGenerationService {
       return false;
     }
     if ((await this.jobs.statusOf(jobId)) !== 'processing') return false; // already final (e.g. 503 on enqueue)
-    await this.jobs.markStarted(jobId);
-    const images = await Promise.all(
-      (core.images ?? []).map(async (img) => ({
-        data: await this.images.read(img.storageKey),
-        contentType: img.contentType,
-      })),
-    );
+    // The stored images are read while the start is recorded; both settle before anything is thrown,
+    // so a failure path never races the start's update.
+    const [read, started] = await Promise.allSettled([
+      Promise.all(
+        (core.images ?? []).map(async (img) => ({
+          data: await this.images.read(img.storageKey),
+          contentType: img.contentType,
+        })),
+      ),
+      this.jobs.markStarted(jobId),
+    ]);
+    if (started.status === 'rejected') throw started.reason;
+    if (read.status === 'rejected') throw read.reason;
+    const images = read.value;
     const result = await this.taste.generate(images);
     this.metrics.tasteEngineRan(elapsed(), images.length);
     await this.faults.pauseAt('slow-generation', 3000);

@@ -29,17 +29,18 @@ export class CoreImagesService {
   }
 
   /**
-   * Fetches, verifies and stores every image. All or nothing: when one image fails, the objects
-   * already written are removed before the error propagates.
+   * Fetches, verifies and stores every image, all of them at once (each is written as soon as it is
+   * verified). All or nothing: when one image fails, every object this call wrote is removed, once the
+   * others have settled, before the error propagates.
    */
   async ingestAndStore(sources: ImageSource[]): Promise<NewCoreImage[]> {
-    const ingested = await this.ingestion.ingestAll(sources);
-    const stored: NewCoreImage[] = [];
+    const keys: string[] = [];
     try {
-      for (const [position, img] of ingested.entries()) {
+      return await this.ingestion.ingestAll(sources, async (img, position): Promise<NewCoreImage> => {
         const storageKey = newImageKey(img.ext);
+        keys.push(storageKey);
         await this.store.put(storageKey, img.data, img.contentType);
-        stored.push({
+        return {
           position,
           storageKey,
           url: this.store.publicUrl(storageKey),
@@ -48,11 +49,11 @@ export class CoreImagesService {
           width: img.width,
           height: img.height,
           sha256: img.sha256,
-        });
-      }
-      return stored;
+        };
+      });
     } catch (err) {
-      await this.purge(stored.map((s) => s.storageKey));
+      // A failed put may have left part of its object (the fs driver's metadata file): purge every key.
+      await this.purge(keys);
       throw err;
     }
   }

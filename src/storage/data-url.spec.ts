@@ -1,4 +1,5 @@
 import { decodeImageDataUrl } from './data-url';
+import { seededRandom } from '../common/seeded-random';
 import { ImageRejectedError, MAX_IMAGE_BYTES } from './image-limits';
 
 const PNG_1PX =
@@ -47,6 +48,42 @@ describe('decodeImageDataUrl', () => {
     ['three padding characters', 'A==='],
   ])('rejects base64 with %s', (_label, payload) => {
     expect(reason(() => decodeImageDataUrl(`data:image/png;base64,${payload}`))).toMatch(/base64/);
+  });
+
+  it('accepts valid base64 whose last character carries non-zero unused bits (not canonical)', () => {
+    // 'AB==' decodes to one zero byte, which encodes back as 'AA==': the slow path judges it.
+    expect(decodeImageDataUrl('data:image/png;base64,AB==')).toEqual(Buffer.from([0]));
+  });
+
+  it('judges random payloads exactly as the reference pattern does', () => {
+    // The reference: the standard alphabet, with at most two `=` at the very end.
+    const valid = (b64: string) => !/[^A-Za-z0-9+/]/.test(b64.replace(/={1,2}$/, ''));
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const intruders = ['=', '-', '_', ' ', '\n', '\t', '*', '.', '\u00e9', '\u20ac', '\u0000', '%'];
+    const random = seededRandom(12);
+    let accepted = 0;
+    for (let i = 0; i < 3000; i += 1) {
+      const chars = Array.from(
+        { length: 4 * (1 + Math.floor(random() * 6)) },
+        () => alphabet[Math.floor(random() * alphabet.length)],
+      );
+      if (random() < 0.5) chars[chars.length - 1] = '=';
+      if (random() < 0.3) chars[chars.length - 2] = '=';
+      const intrusions = random() < 0.5 ? 0 : 1 + Math.floor(random() * 2);
+      for (let k = 0; k < intrusions; k += 1) {
+        chars[Math.floor(random() * chars.length)] = intruders[Math.floor(random() * intruders.length)];
+      }
+      const payload = chars.join('');
+      const dataUrl = `data:image/png;base64,${payload}`;
+      if (valid(payload)) {
+        expect(decodeImageDataUrl(dataUrl)).toEqual(Buffer.from(payload, 'base64'));
+        accepted += 1;
+      } else {
+        expect(reason(() => decodeImageDataUrl(dataUrl))).toMatch(/base64/);
+      }
+    }
+    expect(accepted).toBeGreaterThan(500);
+    expect(accepted).toBeLessThan(2500);
   });
 
   it('rejects an empty payload', () => {

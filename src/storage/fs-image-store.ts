@@ -34,8 +34,12 @@ export class FsImageStore extends ImageStore {
     const path = this.pathOf(key);
     await mkdir(dirname(path), { recursive: true });
     const meta: ImageMeta = { contentType };
-    await this.writeAtomic(`${path}.meta.json`, JSON.stringify(meta));
-    await this.writeAtomic(path, data);
+    // Both files at once; a failure leaves at most one of them, which delete() and the sweeper remove.
+    const written = await Promise.allSettled([
+      this.writeAtomic(`${path}${META_SUFFIX}`, JSON.stringify(meta)),
+      this.writeAtomic(path, data),
+    ]);
+    for (const w of written) if (w.status === 'rejected') throw w.reason;
   }
 
   async delete(key: string): Promise<void> {
@@ -71,7 +75,7 @@ export class FsImageStore extends ImageStore {
   override async *listKeys(prefix: string, before: Date): AsyncIterable<string> {
     for await (const { rel, mtime } of this.walk(join(this.dir, prefix))) {
       if (rel.endsWith('.tmp') || mtime >= before) continue;
-      // An image's `.meta.json` lands first: one without its image is an orphan too.
+      // An image and its `.meta.json` are written side by side: either one alone is an orphan too.
       const key = rel.endsWith(META_SUFFIX) ? rel.slice(0, -META_SUFFIX.length) : rel;
       if (isValidImageKey(key)) yield key;
     }

@@ -5,7 +5,7 @@ import { crc32 } from 'node:zlib';
 import { fixtureImages, startHttpsFixture, type HttpsFixture } from '../../test/support/https-fixture';
 import type { AllConfig } from '../config/configuration';
 import { ImageIngestionService, type ImageSource } from './image-ingestion.service';
-import { ImageRejectedError } from './image-limits';
+import { ImageRejectedError, STORED_MAX_EDGE } from './image-limits';
 import { SafeImageFetcher } from './safe-image-fetcher';
 
 // Only loopback is ever contacted: the fixture on localhost, and refused connections never leave.
@@ -296,6 +296,66 @@ describe('ImageIngestionService', () => {
       const [img] = await strict.ingestAll([data(rotated, 'image/jpeg')]);
       expect([img.width, img.height]).toEqual([20, 40]);
       expect((await sharp(img.data).metadata()).orientation).toBeUndefined();
+    });
+  });
+
+  describe('the stored rendition', () => {
+    /** A JPEG of a horizontal gradient (so resampling has real work to do). */
+    const gradientJpeg = (width: number, height: number, orientation?: number) => {
+      const pixels = Buffer.alloc(width * height * 3);
+      for (let i = 0; i < width * height; i += 1) {
+        const x = i % width;
+        pixels[i * 3] = Math.round((255 * x) / width);
+        pixels[i * 3 + 1] = 90;
+        pixels[i * 3 + 2] = 255 - pixels[i * 3];
+      }
+      const image = sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 80 });
+      return (orientation ? image.withMetadata({ orientation }) : image).toBuffer();
+    };
+
+    it(`scales a large image down to ${STORED_MAX_EDGE} px on its long edge, keeping its proportions`, async () => {
+      const [wide, tall] = await strict.ingestAll([
+        data(await gradientJpeg(5000, 2000), 'image/jpeg'), // 1/2 scale decoded at load
+        data(
+          await sharp(await gradientJpeg(1000, 2400))
+            .png()
+            .toBuffer(),
+        ),
+      ]);
+      expect([wide.width, wide.height]).toEqual([STORED_MAX_EDGE, 640]);
+      expect([tall.width, tall.height]).toEqual([667, STORED_MAX_EDGE]);
+      const stored = await sharp(wide.data).metadata();
+      expect([stored.format, stored.width, stored.height]).toEqual(['jpeg', STORED_MAX_EDGE, 640]);
+      expect(wide.bytes).toBe(wide.data.length);
+      // The colours survive the scaling: left edge red, right edge blue.
+      const { data: raw } = await sharp(wide.data)
+        .extract({ left: 0, top: 300, width: 1, height: 1 })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      expect(raw[0]).toBeLessThan(40);
+      expect(raw[2]).toBeGreaterThan(215);
+    });
+
+    it('never enlarges a small image', async () => {
+      const [img] = await strict.ingestAll([data(await gradientJpeg(300, 200), 'image/jpeg')]);
+      expect([img.width, img.height]).toEqual([300, 200]);
+    });
+
+    it('applies the EXIF orientation of a large photograph before scaling it', async () => {
+      const sideways = await gradientJpeg(4000, 3000, 6); // stored landscape, displayed portrait
+      const [img] = await strict.ingestAll([data(sideways, 'image/jpeg')]);
+      expect([img.width, img.height]).toEqual([1200, STORED_MAX_EDGE]);
+      const meta = await sharp(img.data).metadata();
+      expect(meta.orientation).toBeUndefined();
+      expect(meta.exif).toBeUndefined();
+    });
+
+    it('still refuses a truncated large JPEG decoded at reduced size', async () => {
+      const jpeg = await gradientJpeg(5000, 3400);
+      const cut = jpeg.subarray(0, Math.floor(jpeg.length * 0.6));
+      expect(await rejection(strict.ingestAll([data(cut, 'image/jpeg')]))).toContain(
+        'content is not a decodable image',
+      );
     });
   });
 

@@ -45,9 +45,25 @@ export class ImageIngestionService implements OnModuleDestroy {
     });
   }
 
-  /** Ingests all sources, a few at a time. Throws BadRequestException for the first failing image. */
-  ingestAll(sources: readonly ImageSource[]): Promise<IngestedImage[]> {
-    return mapBounded(sources, INGEST_CONCURRENCY, (source, index) => this.ingestOne(source, index));
+  /**
+   * Ingests all sources at once (INGEST_CONCURRENCY; the decodes are bounded per process), in order.
+   * `then`, when given, runs on each image as soon as it is ingested (e.g. to store it) and its result
+   * takes the image's place. After a failure no further source is started; once the running ones have
+   * settled, the failure of the lowest position is thrown (a BadRequestException for a bad image).
+   */
+  ingestAll(sources: readonly ImageSource[]): Promise<IngestedImage[]>;
+  ingestAll<R>(
+    sources: readonly ImageSource[],
+    then: (image: IngestedImage, index: number) => Promise<R>,
+  ): Promise<R[]>;
+  ingestAll<R>(
+    sources: readonly ImageSource[],
+    then?: (image: IngestedImage, index: number) => Promise<R>,
+  ): Promise<(IngestedImage | R)[]> {
+    return mapBounded(sources, INGEST_CONCURRENCY, async (source, index) => {
+      const image = await this.ingestOne(source, index);
+      return then ? then(image, index) : image;
+    });
   }
 
   /** Ingests one source; `index` is its 0-based position, used in the error message. */

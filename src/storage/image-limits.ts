@@ -4,16 +4,27 @@ import { OutboundRejectedError } from './safe-outbound';
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024 - 1;
 /**
  * sharp trusts header dimensions; refuse decoding anything larger than this many pixels (checked on the
- * header, before any decode). Ingestion re-encodes every image at full size to strip its metadata, and a
- * full decode costs about 4 bytes a pixel: 24 MP (6000x4000, a 24-megapixel camera) is about 96 MB, and
- * DECODE_CONCURRENCY bounds a process to two such decodes at once. At the former 50 MP cap a 190 KB
- * data URL of a 7000x7000 PNG cost about 200 MB a decode (issue 16).
+ * header, before any decode). Scaling to STORED_MAX_EDGE mostly streams (sequential read), but where the
+ * whole decoded image must be held (an EXIF rotation without shrink-on-load) 24 MP (6000x4000, a
+ * 24-megapixel camera) is about 72-96 MB, and DECODE_CONCURRENCY bounds how many run at once. At the
+ * former 50 MP cap a 190 KB data URL of a 7000x7000 PNG cost about 200 MB a decode (issue 16).
  */
 export const MAX_IMAGE_PIXELS = 24_000_000;
-/** How many images are fetched or decoded at once per ingestAll call. */
-export const INGEST_CONCURRENCY = 3;
-/** How many sharp decodes run at once in this process. */
-export const DECODE_CONCURRENCY = 2;
+/**
+ * Longest edge of a stored image, in pixels: larger images are scaled down to fit (never up) when they
+ * are re-encoded. It serves every reader: the API's image URLs, the dashboard, the local taste engine
+ * (a 128 px working copy) and the openai provider (768 px). JPEG and WebP above twice this size are
+ * decoded at reduced size (shrink-on-load), the bulk of the saving (ADR 0027).
+ */
+export const STORED_MAX_EDGE = 1600;
+/** How many images of one ingestAll call are fetched or decoded at once: all of a core's images. */
+export const INGEST_CONCURRENCY = 5;
+/**
+ * How many sharp decodes run at once in this process. Each runs on libuv's thread pool (4 threads by
+ * default, shared with file and DNS work); three leave one thread for the object writes and the
+ * fetches' host lookups of the requests beside them.
+ */
+export const DECODE_CONCURRENCY = 3;
 /** Redirects followed per URL, each checked like the first URL. */
 export const MAX_REDIRECTS = 3;
 

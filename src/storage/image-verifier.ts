@@ -1,9 +1,15 @@
 import { createHash } from 'node:crypto';
 import sharp, { type Metadata, type OutputInfo, type Sharp, type SharpOptions } from 'sharp';
 import { ConcurrencyLimiter } from '../common/concurrency';
-import { DECODE_CONCURRENCY, ImageRejectedError, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from './image-limits';
+import {
+  DECODE_CONCURRENCY,
+  ImageRejectedError,
+  MAX_IMAGE_BYTES,
+  MAX_IMAGE_PIXELS,
+  STORED_MAX_EDGE,
+} from './image-limits';
 
-/** An image that passed verification, re-encoded without metadata. */
+/** An image that passed verification, re-encoded without metadata, at most STORED_MAX_EDGE on its long edge. */
 export interface IngestedImage {
   data: Buffer;
   contentType: string;
@@ -50,8 +56,13 @@ const decodeLimiter = new ConcurrencyLimiter(DECODE_CONCURRENCY);
 
 /**
  * Verifies that the bytes are a decodable raster image of an accepted format (judged from the bytes,
- * never from a declared type), applies the EXIF orientation, and re-encodes it in the same format
- * (TIFF becomes PNG), which drops EXIF, GPS, XMP and other metadata. Throws ImageRejectedError.
+ * never from a declared type), applies the EXIF orientation, scales it down to fit STORED_MAX_EDGE
+ * (never up), and re-encodes it in the same format (TIFF becomes PNG), which drops EXIF, GPS, XMP and
+ * other metadata. Throws ImageRejectedError.
+ *
+ * The scaling lets libjpeg and libwebp decode at 1/2, 1/4 or 1/8 of the size where the image is at
+ * least 3, 5 or 9 times too large (shrink-on-load, as sharp applies it), which still reads every byte
+ * of the compressed data, so a truncated or corrupt image is still refused.
  */
 export function verifyAndNormalizeImage(input: Buffer): Promise<IngestedImage> {
   return decodeLimiter.run(() => normalize(input));
@@ -86,7 +97,9 @@ async function normalize(input: Buffer): Promise<IngestedImage> {
 
   let out: { data: Buffer; info: OutputInfo };
   try {
-    const pipeline = sharp(input, options).rotate();
+    const pipeline = sharp(input, options)
+      .rotate()
+      .resize(STORED_MAX_EDGE, STORED_MAX_EDGE, { fit: 'inside', withoutEnlargement: true });
     out = await encode(pipeline, format).toBuffer({ resolveWithObject: true });
   } catch {
     throw new ImageRejectedError('content is not a decodable image');
@@ -107,7 +120,8 @@ async function normalize(input: Buffer): Promise<IngestedImage> {
 function encode(pipeline: Sharp, format: OutputFormat): Sharp {
   switch (format) {
     case 'jpeg':
-      return pipeline.jpeg({ quality: 90 });
+      // Huffman-table optimisation would cost about a fifth of the whole ingestion for 10% less bytes.
+      return pipeline.jpeg({ quality: 85, optimiseCoding: false });
     case 'png':
       return pipeline.png();
     case 'webp':

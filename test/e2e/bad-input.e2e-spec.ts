@@ -21,11 +21,11 @@ describe('bad input never answers 500 (e2e)', () => {
     coreId = (await createReadyCore(t, org, { name: 'Valid', images: [await colourPng('#1d3557')] })).coreId;
     // Counts every ingestion the real service starts (fetch or decode), to show refusals come first.
     const ingestion = t.app.get(ImageIngestionService);
-    const ingestAll = ingestion.ingestAll.bind(ingestion);
-    ingestion.ingestAll = (sources) => {
+    const ingestAll = ingestion.ingestAll.bind(ingestion) as (...args: unknown[]) => Promise<unknown[]>;
+    ingestion.ingestAll = ((...args: unknown[]) => {
       ingestions += 1;
-      return ingestAll(sources);
-    };
+      return ingestAll(...args);
+    }) as typeof ingestion.ingestAll;
   });
   afterAll(() => t.close());
 

@@ -113,6 +113,20 @@ describe('cores and jobs (e2e)', () => {
       expect(new URL(images[0].imageURL).pathname).toMatch(/^\/images\/img\/[0-9a-f]{32}\.png$/);
     });
 
+    it('stores a large image scaled down to 1600 px on its long edge, served at that size', async () => {
+      const res = await A().post('/api/v1/org/cores', {
+        name: 'Large',
+        images: [await colourPng('#e9c46a', 2400)],
+      });
+      expect(res.status).toBe(202);
+      const core = await waitForCore(t, org, res.body.coreId as string);
+      expect(core.coreStatus).toBe('ready');
+      const served = await request((core.images as { imageURL: string }[])[0].imageURL).get('');
+      expect(served.status).toBe(200);
+      const meta = await sharp(served.body as Buffer).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['png', 1600, 1600]);
+    });
+
     const bad: [string, () => Promise<unknown>, RegExp][] = [
       ['no images at all', async () => ({ name: 'x' }), /1 to 5 images/],
       ['0 images', async () => ({ name: 'x', images: [] }), /1 to 5 images/],
@@ -203,6 +217,24 @@ describe('cores and jobs (e2e)', () => {
       });
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(message);
+      expect(filesUnder(t.config.storage.dir).length).toBe(before);
+      expect((await A().get('/api/v1/org/cores?limit=1')).body.total).toBe(list.body.total);
+    });
+
+    it('400 when the last of 5 images fails after the other 4 were stored: all 4 objects are removed', async () => {
+      const before = filesUnder(t.config.storage.dir).length;
+      const list = await A().get('/api/v1/org/cores?limit=1');
+      const hitsBefore = fixture.hits.length;
+      const res = await A().post('/api/v1/org/cores', {
+        name: 'x',
+        imageUrls: [`${fixture.origin}/photo.jpg`, `${fixture.origin}/delay/500/status/404`],
+        images: [red, await colourPng('#2a9d8f', 2400), red],
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(
+        `image 2 (${fixture.origin}/delay/500/status/404): the server answered HTTP 404`,
+      );
+      expect(fixture.hits.length).toBe(hitsBefore + 2); // both URLs were fetched, at once
       expect(filesUnder(t.config.storage.dir).length).toBe(before);
       expect((await A().get('/api/v1/org/cores?limit=1')).body.total).toBe(list.body.total);
     });

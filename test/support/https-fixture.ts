@@ -121,6 +121,10 @@ export async function startHttpsFixture(): Promise<HttpsFixture> {
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const path = req.url ?? '/';
     hits.push(path);
+    answer(res, path);
+  };
+
+  const answer = (res: ServerResponse, path: string): void => {
     const pathname = path.split('?')[0];
     const chain = /^\/redirect-chain\/(\d+)$/.exec(pathname);
     const status = /^\/status\/(\d{3})$/.exec(pathname);
@@ -129,9 +133,10 @@ export async function startHttpsFixture(): Promise<HttpsFixture> {
       return redirect(res, n > 1 ? `/redirect-chain/${n - 1}` : '/red.png');
     }
     if (status) return send(res, Number(status[1]), 'image/png', images.redPng);
-    const delay = /^\/delay\/(\d+)\/red\.png$/.exec(pathname);
+    // `/delay/<ms>/<path>`: answers as `<path>` does, after a pause.
+    const delay = /^\/delay\/(\d+)(\/.+)$/.exec(pathname);
     if (delay) {
-      setTimeout(() => send(res, 200, 'image/png', images.redPng), Number(delay[1]));
+      setTimeout(() => answer(res, delay[2]), Number(delay[1]));
       return;
     }
     switch (pathname) {

@@ -14,6 +14,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { GENERATION_STATUSES, GenerationStatus } from '../../jobs/job.types';
+import { STORED_MAX_EDGE } from '../../storage';
 
 /** The data-URL prefix as a flag-free pattern (JSON Schema has no flags); storage re-checks it. */
 const DATA_URL = /^data:image\/[a-zA-Z0-9.+-]+;base64,/;
@@ -139,7 +140,10 @@ export class CoreIdParamDto {
 
 export class CoreImageDto {
   @ApiProperty({
-    description: 'Unauthenticated image URL; answers 404 once the image is deleted.',
+    description:
+      'Unauthenticated image URL; answers 404 once the image is deleted. The stored image is the ' +
+      'ingested one re-encoded without metadata (EXIF orientation applied), scaled down to fit ' +
+      `${STORED_MAX_EDGE} pixels on its long edge (never enlarged).`,
     format: 'uri',
   })
   imageURL!: string;
