@@ -46,7 +46,7 @@ export class SearchFeatures1795700000000 implements MigrationInterface {
       RETURN cube(ARRAY[cube_ll_coord(centre, 1), ${WALK_CHROMA_WEIGHT} * cube_ll_coord(centre, 2),
         ${WALK_CHROMA_WEIGHT} * cube_ll_coord(centre, 3)])`);
     await q.query(`ALTER TABLE "colour_cells"
-      ADD COLUMN "walk_point" cube GENERATED ALWAYS AS (colour_walk_point("centre")) STORED`);
+      ADD COLUMN "walk_point" cube NOT NULL GENERATED ALWAYS AS (colour_walk_point("centre")) STORED`);
     await q.query(
       `INSERT INTO "typeorm_metadata" ("type", "database", "schema", "table", "name", "value")
        VALUES ('GENERATED_COLUMN', current_database(), current_schema(), 'colour_cells', 'walk_point', $1)`,
