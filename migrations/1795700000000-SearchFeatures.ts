@@ -8,7 +8,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - `features`: a tsvector of the fields that describe the product (title without the brand, category
  *   path, colour, material, pattern; never the description), compound garment words split, by
  *   product_features, with a GIN index; the query's text is matched against it alone;
- * - `idx_products_colour_cell` carries (category_key, gender, price) as INCLUDE columns, so the walk of the
+ * - `idx_products_colour_cell` carries (category_key, gender, price, id) as INCLUDE columns, so the walk of the
  *   nearest colours applies the category, gender and price filters in the index (an index-only scan on
  *   a vacuumed table) instead of fetching every row it passes;
  * - `colour_cells.walk_point`: the cell centre with OKLab a and b doubled, so the walk orders cells by a
@@ -40,7 +40,7 @@ export class SearchFeatures1795700000000 implements MigrationInterface {
     await q.query(`CREATE INDEX "idx_products_features" ON "products" USING GIN ("features")`);
     await q.query(`DROP INDEX "idx_products_colour_cell"`);
     await q.query(`CREATE INDEX "idx_products_colour_cell" ON "products" ("colour_cell", "colour_sample")
-      INCLUDE ("category_key", "gender", "price")`);
+      INCLUDE ("category_key", "gender", "price", "id")`);
     await q.query(`CREATE FUNCTION colour_walk_point(centre cube) RETURNS cube
       LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
       RETURN cube(ARRAY[cube_ll_coord(centre, 1), ${WALK_CHROMA_WEIGHT} * cube_ll_coord(centre, 2),

@@ -72,7 +72,7 @@ export class ProductEntity {
   search!: string;
   /**
    * The OKLab point on a 0.02 grid, the key of the nearest-colour candidates (`colour_cells`). Index
-   * (colour_cell, colour_sample) INCLUDE (category_key, gender, price): the colour walk filters in the
+   * (colour_cell, colour_sample) INCLUDE (category_key, gender, price, id): the colour walk filters in the
    * index alone (migration 1795700000000); TypeORM cannot model INCLUDE, so it is left to the migration.
    */
   @Index('idx_products_colour_cell', { synchronize: false })

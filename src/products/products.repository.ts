@@ -190,6 +190,15 @@ export class ProductsRepository {
   }
 
   /**
+   * After a catalogue write: VACUUM sets the visibility map, so the colour walk's index-only scan reads
+   * no heap page (docs/decisions/0028), and ANALYZE refreshes the statistics its plan rests on. Cheap
+   * after a load (it reads the new pages once); runs outside any transaction.
+   */
+  async prepareForSearch(): Promise<void> {
+    await this.db.query('VACUUM (ANALYZE) products, colour_cells');
+  }
+
+  /**
    * Products that pass the hard filters, whatever their colour (for a catalogue whose products near the
    * palette are too few, or have no colour): the first `limit` by id.
    */
