@@ -3,7 +3,6 @@
  * See docs/decisions/0004-product-ranking.md and 0028-search-features-and-one-pass-ranking.md.
  */
 import { primaryColourName } from './catalogue-feed';
-import { familyOf } from './product-colour';
 import { CategoryName, splitCompounds, titleWithoutBrand } from './search-features';
 import { AvoidRules, CHECK_WORDS, PRINT_WORDS, ShopperQuery, STRIPE_WORDS } from './search-query';
 
@@ -220,7 +219,7 @@ export function scoreCandidates<C extends RankingCandidate>(
   const paletteChroma = Math.max(0, ...profile.palette.map((p) => Math.hypot(p.oklab.a, p.oklab.b)));
   const maxShare = Math.max(1e-9, ...targets.map((t) => t.share));
   const targetNames = targets.map((t) => ({
-    words: colourNameWords(t.name),
+    words: new Set(tokenize(t.name)),
     weight: 0.5 + 0.5 * (t.share / maxShare),
   }));
   const terms = withQuery ? query.terms : [];
@@ -228,9 +227,10 @@ export function scoreCandidates<C extends RankingCandidate>(
   const ranked = candidates.map((candidate) => {
     const words = productWords(candidate);
     const reasons: string[] = [];
-    // The palette's own colour names (and families) in the product's colour field: vendor names the
-    // colour lookup places far off still count (`Pale Pink` for a blush palette).
-    const own = new Set([...tokenize(candidate.colour ?? ''), ...tokenize(candidate.colourFamily ?? '')]);
+    // The palette's own colour names in the product's colour field (`Blush` for a blush palette): among
+    // products the colour lookup places on one point, the ones named like the palette first. Names only,
+    // not families: a family word (`pink`, `grey`) spans several of a wardrobe's tones.
+    const own = new Set(tokenize(candidate.colour ?? ''));
     const named = Math.max(
       0,
       ...targetNames.filter((t) => [...t.words].some((w) => own.has(w))).map((t) => t.weight),
@@ -288,18 +288,6 @@ export function scoreCandidates<C extends RankingCandidate>(
     };
   });
   return ranked.sort((x, y) => y.score - x.score || x.candidate.id.localeCompare(y.candidate.id));
-}
-
-/**
- * The words of a colour name and of its family (`heather grey` -> heather, grey); a `neutral` or
- * `metallic` family spans black to white, so it adds nothing.
- */
-function colourNameWords(name: string): Set<string> {
-  const family = familyOf(name);
-  return new Set([
-    ...tokenize(name),
-    ...(family && family !== 'neutral' && family !== 'metallic' ? tokenize(family) : []),
-  ]);
 }
 
 /**
