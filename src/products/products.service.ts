@@ -93,7 +93,11 @@ export class ProductsService {
     const rows = await this.repo.findCandidates({ ...base, walks, text });
     const seen = new Set(rows.map((r) => r.id));
     const add = (more: CandidateRow[]) => {
-      for (const r of more) if (!seen.has(r.id)) (seen.add(r.id), rows.push(r));
+      for (const r of more) {
+        if (seen.has(r.id)) continue;
+        seen.add(r.id);
+        rows.push(r);
+      }
     };
     // Too few in the query's category near these colours: the query still narrows, but in any category;
     // then anything that passes the filters, so the answer has min(10, matches) products.

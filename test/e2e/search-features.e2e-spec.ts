@@ -76,7 +76,16 @@ describe('search features (SQL, real PostgreSQL)', () => {
     );
     const names = stored.map((s) => (s.category_key === null ? null : CATEGORIES[s.category_key - 1]));
     expect(names).toEqual(rows.map((r) => productCategory(r)));
-    expect(names).toEqual(['outerwear', 'outerwear', 'tops', 'jeans', 'dresses', 'bags', 'accessories', null]);
+    expect(names).toEqual([
+      'outerwear',
+      'outerwear',
+      'tops',
+      'jeans',
+      'dresses',
+      'bags',
+      'accessories',
+      null,
+    ]);
   });
 
   it('matches coat against the coats (compounds and category path) and never against a description', async () => {
