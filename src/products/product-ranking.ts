@@ -136,6 +136,26 @@ export function productWords(c: RankingCandidate): Set<string> {
   return new Set(tokenize(splitCompounds(text)).map(stem));
 }
 
+/** Profile attributes scored at most (the first ones: the writer lists the strongest first). */
+const MAX_ATTRIBUTES = 32;
+
+/** Attributes with their singular tokens, distinct by value, without empty ones, at most MAX_ATTRIBUTES. */
+function distinctAttributes(
+  list: readonly { kind: string; value: string }[],
+): { kind: string; key: string; tokens: string[] }[] {
+  const seen = new Set<string>();
+  const out: { kind: string; key: string; tokens: string[] }[] = [];
+  for (const { kind, value } of list) {
+    const key = value.toLowerCase();
+    const tokens = tokenize(value).map(stem);
+    if (seen.has(key) || tokens.length === 0) continue;
+    seen.add(key);
+    out.push({ kind, key, tokens });
+    if (out.length >= MAX_ATTRIBUTES) break;
+  }
+  return out;
+}
+
 export interface ScoreWeights {
   colour: number;
   attributes: number;
@@ -210,12 +230,14 @@ export function scoreCandidates<C extends RankingCandidate>(
     withQuery && query.colours.length > 0
       ? query.colours.map((c) => ({ name: c.name, oklab: c.oklab, share: 1 }))
       : profile.palette;
-  const attributes: { kind: string; value: string }[] = [
+  // Distinct attributes, each tokenized once (not once per candidate); bounded, so the pass does not grow
+  // with a long profile.
+  const attributes = distinctAttributes([
     ...profile.styleAttributes.map((value) => ({ kind: 'style', value })),
     ...profile.patterns.map((value) => ({ kind: 'pattern', value })),
     ...profile.tags.map((value) => ({ kind: 'tag', value })),
-  ];
-  const attributeWords = new Set(attributes.flatMap((a) => tokenize(a.value).map(stem)));
+  ]);
+  const attributeWords = new Set(attributes.flatMap((a) => a.tokens));
   const paletteChroma = Math.max(0, ...profile.palette.map((p) => Math.hypot(p.oklab.a, p.oklab.b)));
   const maxShare = Math.max(1e-9, ...targets.map((t) => t.share));
   const targetNames = targets.map((t) => ({
@@ -242,12 +264,9 @@ export function scoreCandidates<C extends RankingCandidate>(
     );
     const colourName = primaryColourName(candidate.colour);
     if (matchedColours.length > 0 && colourName) reasons.push(`colour: ${colourName}`);
-    const seen = new Set<string>();
     let attributeHits = 0;
-    for (const { kind, value } of attributes) {
-      const key = value.toLowerCase();
-      if (seen.has(key) || !phraseMatches(value, words)) continue;
-      seen.add(key);
+    for (const { kind, key, tokens } of attributes) {
+      if (!tokens.every((t) => words.has(t))) continue;
       attributeHits += 1;
       reasons.push(`${kind}: ${key}`);
     }
