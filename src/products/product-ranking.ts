@@ -61,13 +61,12 @@ const STOPWORDS = new Set(
 
 /** Lower-case word tokens (letters and digits), stop words and one-letter tokens removed. */
 export function tokenize(text: string): string[] {
-  return (
-    text
-      .toLowerCase()
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .match(/[a-z0-9]+/g) ?? []
-  ).filter((w) => w.length > 1 && !STOPWORDS.has(w));
+  const lower = text.toLowerCase();
+  // Accents removed only where there are any (NFKD is the costliest step on the ASCII a feed mostly is).
+  const plain = /^[\x00-\x7f]*$/.test(lower)
+    ? lower
+    : lower.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  return (plain.match(/[a-z0-9]+/g) ?? []).filter((w) => w.length > 1 && !STOPWORDS.has(w));
 }
 
 /**
@@ -136,6 +135,11 @@ export function productWords(c: RankingCandidate): Set<string> {
   return new Set(tokenize(splitCompounds(text)).map(stem));
 }
 
+/** The avoid rules' words, singular as productWords() holds them. */
+const PRINT_STEMS = [...new Set([...PRINT_WORDS].map(stem))];
+const STRIPE_STEMS = [...new Set([...STRIPE_WORDS].map(stem))];
+const CHECK_STEMS = [...new Set([...CHECK_WORDS].map(stem))];
+
 /** Profile attributes scored at most (the first ones: the writer lists the strongest first). */
 const MAX_ATTRIBUTES = 32;
 
@@ -196,7 +200,7 @@ export function avoidance(
   const take = (s: number, name: string) => {
     if (s > strength) [strength, trait] = [s, name];
   };
-  const has = (set: ReadonlySet<string>) => [...set].some((w) => words.has(stem(w)));
+  const has = (stems: readonly string[]) => stems.some((w) => words.has(w));
   if (avoid.brights && c.colourLab) {
     // Brighter than anything the wearer chose: a mustard core whose photos read just under the writer's
     // vivid threshold still wants mustard.
@@ -204,9 +208,9 @@ export function avoidance(
     const chroma = Math.hypot(c.colourLab.a, c.colourLab.b);
     take(Math.min(1, Math.max(0, (chroma - from) / BRIGHT_SPAN)), 'saturated brights');
   }
-  if (avoid.prints && has(PRINT_WORDS)) take(1, 'busy prints');
-  if (avoid.stripes && has(STRIPE_WORDS)) take(1, 'stripes');
-  if (avoid.checks && has(CHECK_WORDS)) take(1, 'checks');
+  if (avoid.prints && has(PRINT_STEMS)) take(1, 'busy prints');
+  if (avoid.stripes && has(STRIPE_STEMS)) take(1, 'stripes');
+  if (avoid.checks && has(CHECK_STEMS)) take(1, 'checks');
   for (const colour of avoid.colours)
     if (closenessTo(c.colourLab, colour) >= COLOUR_REASON_CLOSENESS) take(1, colour.name);
   return { strength, trait };

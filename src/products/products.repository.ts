@@ -77,7 +77,7 @@ export interface CandidateRow {
  */
 const NEAREST_CELLS = 256;
 /** Text matches read (in index order) before the nearest in colour are kept: bounds a common word. */
-const TEXT_SCAN = 2000;
+const TEXT_SCAN = 1000;
 /** OKLab a and b count this many times lightness in the colour walk (migration 1795700000000). */
 const WALK_CHROMA_WEIGHT = 2;
 

@@ -19,13 +19,13 @@ import { parseAvoids, parseShopperQuery } from './search-query';
 /** Products per search (fixed by the contract). */
 export const SEARCH_LIMIT = 10;
 /** Products the colour walks take in all, shared among the target colours by their share. */
-export const WALK_BUDGET = 360;
+export const WALK_BUDGET = 240;
 /** Products a walk takes at least, however minor its colour. */
-const MIN_PER_COLOUR = 60;
+const MIN_PER_COLOUR = 40;
 /** Palette colours walked (the largest shares). */
 const NEAREST_COLOURS = 3;
 /** Products the text branch keeps (nearest in colour among its matches). */
-const TEXT_TAKE = 200;
+const TEXT_TAKE = 120;
 /** Products read when nothing near the colours passes the filters. */
 const FALLBACK_LIMIT = 300;
 const MAX_PER_GROUP = 3;

@@ -125,6 +125,8 @@ const COMPOUNDS: readonly [string, string][] = [
 /** The leading `Apparel & Accessories` of Merchant paths names no category (it would read as accessories). */
 const PATH_ROOT = 'apparel & accessories';
 
+const COMPOUND_SPLITS = new Map(COMPOUNDS);
+const COMPOUND_RE = new RegExp(COMPOUNDS.map(([word]) => word).join('|'), 'g');
 const JS_RULES = CATEGORY_RULES.map(
   ([name, words]) => [name, new RegExp(`(^|[^a-z-])(${words})($|[^a-z-])`)] as const,
 );
@@ -169,9 +171,7 @@ export function queryCategory(query: string): CategoryName | null {
 
 /** Text with each compound garment word followed by its head (see COMPOUNDS). */
 export function splitCompounds(text: string): string {
-  let out = text.toLowerCase();
-  for (const [word, split] of COMPOUNDS) out = out.replaceAll(word, split);
-  return out;
+  return text.toLowerCase().replace(COMPOUND_RE, (word) => COMPOUND_SPLITS.get(word) ?? word);
 }
 
 // ---- SQL (stored generated columns of `products`) ----
