@@ -35,14 +35,22 @@ const PLANS: [string, CandidatePlan][] = [
     { genders: ['women', 'unisex'], minPrice: 50, maxPrice: 300, walks: palette, text: null },
   ],
   [
-    '{query: "camel wool coat", gender: "women", minPrice: 50, maxPrice: 300} (query colour + text branch)',
+    '{query: "wool", gender: "women", minPrice: 50, maxPrice: 300} (text branch)',
     {
       genders: ['women', 'unisex'],
       minPrice: 50,
       maxPrice: 300,
+      walks: palette,
+      text: { tsquery: 'wool', near: lab('camel'), take: 120 },
+    },
+  ],
+  [
+    '{query: "camel coat"} (query colour, category outerwear)',
+    {
+      ...none,
       categoryKey: categoryId('outerwear'),
       walks: colourWalks([{ oklab: lab('camel'), share: 1 }]),
-      text: { tsquery: 'wool', near: lab('camel'), take: 200 },
+      text: null,
     },
   ],
 ];

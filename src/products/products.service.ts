@@ -83,10 +83,13 @@ export class ProductsService {
         ? query.colours.map((c) => ({ oklab: c.oklab, share: 1 }))
         : [...ranking.palette].sort((x, y) => y.share - x.share).slice(0, NEAREST_COLOURS);
     const walks = colourWalks(targets);
-    // Words other than colours and category words are matched against the describing fields.
+    // Words other than colours and category words are matched against the describing fields. When the
+    // query names a category or a colour, the walk already reads the products it narrows to and the
+    // ranking matches the words there; only a query of other words alone (`wool`, `striped`) reads the
+    // features index, whose bitmap grows with the word's matches (docs/decisions/0028).
     const words = query.terms.filter((t) => queryCategory(t) === null);
     const text =
-      words.length > 0
+      words.length > 0 && base.categoryKey === null && query.colours.length === 0
         ? { tsquery: buildOrTsQuery(words, 16), near: walks[0]?.colour ?? null, take: TEXT_TAKE }
         : null;
 
