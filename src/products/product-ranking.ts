@@ -63,7 +63,7 @@ const STOPWORDS = new Set(
 export function tokenize(text: string): string[] {
   const lower = text.toLowerCase();
   // Accents removed only where there are any (NFKD is the costliest step on the ASCII a feed mostly is).
-  const plain = /^[\x00-\x7f]*$/.test(lower)
+  const plain = !/[^\u0020-\u007e]/.test(lower)
     ? lower
     : lower.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
   return (plain.match(/[a-z0-9]+/g) ?? []).filter((w) => w.length > 1 && !STOPWORDS.has(w));
