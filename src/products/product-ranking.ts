@@ -128,11 +128,32 @@ export function phraseMatches(phrase: string, words: ReadonlySet<string>): boole
  * description, so the cost does not grow with its length and its prose ("under a camel coat") matches
  * nothing.
  */
-export function productWords(c: RankingCandidate): Set<string> {
-  const text = [titleWithoutBrand(c.title, c.designer), c.category, c.colour, c.material, c.pattern]
-    .filter((v): v is string => typeof v === 'string')
-    .join(' ');
-  return new Set(tokenize(splitCompounds(text)).map(stem));
+export function productWords(
+  c: RankingCandidate,
+  fieldWords: (text: string) => readonly string[] = fieldStems,
+): Set<string> {
+  const words = new Set<string>(fieldWords(titleWithoutBrand(c.title, c.designer)));
+  for (const field of [c.category, c.colour, c.material, c.pattern])
+    if (field) for (const w of fieldWords(field)) words.add(w);
+  return words;
+}
+
+/** The singular words of one field, compounds split. */
+function fieldStems(text: string): string[] {
+  return tokenize(splitCompounds(text)).map(stem);
+}
+
+/**
+ * fieldStems() remembered for one search: candidates share a few category paths, colours, materials
+ * and patterns, so each distinct value is tokenized once.
+ */
+function memoFieldStems(): (text: string) => readonly string[] {
+  const memo = new Map<string, string[]>();
+  return (text) => {
+    let words = memo.get(text);
+    if (!words) memo.set(text, (words = fieldStems(text)));
+    return words;
+  };
 }
 
 /** The avoid rules' words, singular as productWords() holds them. */
@@ -249,9 +270,10 @@ export function scoreCandidates<C extends RankingCandidate>(
     weight: 0.5 + 0.5 * (t.share / maxShare),
   }));
   const terms = withQuery ? query.terms : [];
+  const fieldWords = memoFieldStems();
   const queryParts = terms.length + (withQuery && query.colours.length > 0 ? 1 : 0);
   const ranked = candidates.map((candidate) => {
-    const words = productWords(candidate);
+    const words = productWords(candidate, fieldWords);
     const reasons: string[] = [];
     // The palette's own colour names in the product's colour field (`Blush` for a blush palette): among
     // products the colour lookup places on one point, the ones named like the palette first. Names only,
