@@ -215,6 +215,8 @@ export class CatalogueImportService {
     if (batch.length > 0) await flush();
     while (inFlight.length > 0) await drainOne();
     rethrow();
+    // The search's colour walk reads an index-only scan: it needs the visibility map and fresh statistics.
+    if (summary.inserted + summary.updated > 0) await this.repo.prepareForSearch();
     opts.onProgress?.({ bytesRead: 0, totalBytes: 0, rows: seen });
     await this.recordMetrics(summary);
     return summary;

@@ -8,7 +8,8 @@ import {
   scoreCandidates,
   tokenize,
 } from './product-ranking';
-import { gendersFor } from './products.service';
+import { colourWalks, gendersFor } from './products.service';
+import { NO_AVOIDS, parseAvoids, parseShopperQuery } from './search-query';
 
 const CAMEL = { l: 0.68, a: 0.03, b: 0.08 };
 const CREAM = { l: 0.95, a: 0.0, b: 0.04 };
@@ -22,7 +23,7 @@ const PROFILE: RankingProfile = {
     { name: 'camel', oklab: CAMEL, share: 0.6 },
     { name: 'cream', oklab: CREAM, share: 0.4 },
   ],
-  colourTerms: ['camel', 'cream', 'brown'],
+  avoid: NO_AVOIDS,
 };
 
 function candidate(id: string, patch: Partial<RankingCandidate> = {}): RankingCandidate {
@@ -30,15 +31,13 @@ function candidate(id: string, patch: Partial<RankingCandidate> = {}): RankingCa
     id,
     title: 'Coat',
     designer: 'D',
-    description: '',
     category: 'Outerwear',
+    categoryName: 'outerwear',
     material: null,
     pattern: null,
     colour: null,
     colourFamily: null,
     colourLab: null,
-    textRank: 0.1,
-    queryMatch: false,
     ...patch,
   };
 }
@@ -91,15 +90,9 @@ describe('scoreCandidates', () => {
   it('prefers the palette colours, keeps scores in 0..1 and explains the match', () => {
     const ranked = scoreCandidates(
       [
-        candidate('navy', { colourLab: NAVY, colour: 'Navy', textRank: 0.5 }),
-        candidate('camel', {
-          colourLab: CAMEL,
-          colour: 'Camel',
-          material: 'wool',
-          description: 'A minimalist coat',
-          textRank: 0.3,
-        }),
-        candidate('cream', { colourLab: CREAM, colour: 'Cream', textRank: 0.3 }),
+        candidate('navy', { colourLab: NAVY, colour: 'Navy' }),
+        candidate('camel', { title: 'Minimalist coat', colourLab: CAMEL, colour: 'Camel', material: 'wool' }),
+        candidate('cream', { colourLab: CREAM, colour: 'Cream' }),
       ],
       PROFILE,
       null,
@@ -114,20 +107,36 @@ describe('scoreCandidates', () => {
     );
   });
 
+  it('names a colour only when the product colour is close to a palette colour', () => {
+    const sage = { l: 0.72, a: -0.04, b: 0.05 }; // #9caf88, about 0.065 from camel
+    const [r] = scoreCandidates([candidate('sage', { colourLab: sage, colour: 'Sage' })], PROFILE, null);
+    expect(r.matchReasons.some((m) => m.startsWith('colour:'))).toBe(false);
+    // A two-colour product is named by the colour that was compared (its first).
+    const [two] = scoreCandidates(
+      [candidate('two', { colourLab: CAMEL, colour: 'Camel/Navy' })],
+      PROFILE,
+      null,
+    );
+    expect(two.matchReasons).toContain('colour: camel');
+  });
+
+  it('ignores the brand and never reads a description', () => {
+    const ranked = scoreCandidates(
+      [candidate('brand', { title: 'Minimalist Club Coat', designer: 'Minimalist Club', colourLab: NAVY })],
+      PROFILE,
+      null,
+    );
+    expect(ranked[0].matchReasons).not.toContain('style: minimalist');
+  });
+
   it('prefers query matches and names the matched words', () => {
     const ranked = scoreCandidates(
       [
-        candidate('plain', { colourLab: CAMEL, colour: 'Camel', textRank: 0.4 }),
-        candidate('coat', {
-          title: 'Camel coat',
-          queryMatch: true,
-          colourLab: CAMEL,
-          colour: 'Camel',
-          textRank: 0.4,
-        }),
+        candidate('plain', { title: 'Camel trousers', categoryName: 'trousers', colourLab: CAMEL }),
+        candidate('coat', { title: 'Camel overcoat', colourLab: CAMEL, colour: 'Camel' }),
       ],
       PROFILE,
-      'coats',
+      parseShopperQuery('coats'),
     );
     expect(ranked[0].candidate.id).toBe('coat');
     expect(ranked[0].matchReasons).toContain('query: coats');
@@ -136,20 +145,78 @@ describe('scoreCandidates', () => {
   it('ranks every query match above every non-match, even a non-match in the perfect colour', () => {
     const ranked = scoreCandidates(
       [
-        candidate('perfect-colour', { colourLab: CAMEL, colour: 'Camel', textRank: 0.9 }),
-        candidate('plain-coat', { title: 'Grey coat', queryMatch: true, textRank: 0.05 }),
+        candidate('perfect-colour', { title: 'Camel dress', categoryName: 'dresses', colourLab: CAMEL }),
+        candidate('plain-coat', { title: 'Grey coat', colourLab: { l: 0.6, a: 0, b: 0 } }),
       ],
       PROFILE,
-      'coat',
+      parseShopperQuery('coat'),
     );
     expect(ranked.map((r) => r.candidate.id)).toEqual(['plain-coat', 'perfect-colour']);
     expect(ranked[0].score).toBeGreaterThanOrEqual(0.5);
     expect(ranked[1].score).toBeLessThan(0.5);
   });
 
+  it("lets the query's colour words steer colour: camel coat puts camel coats first, a dress never first", () => {
+    const navyProfile: RankingProfile = { ...PROFILE, palette: [{ name: 'navy', oklab: NAVY, share: 1 }] };
+    const ranked = scoreCandidates(
+      [
+        candidate('navy-coat', { title: 'Navy peacoat', colourLab: NAVY, colour: 'Navy' }),
+        candidate('camel-dress', { title: 'Camel dress', categoryName: 'dresses', colourLab: CAMEL }),
+        candidate('camel-coat', { title: 'Camel wool coat', colourLab: CAMEL, colour: 'Camel' }),
+        candidate('camel-jacket', { title: 'Camel bomber jacket', colourLab: CAMEL, colour: 'Camel' }),
+      ],
+      navyProfile,
+      parseShopperQuery('camel coat'),
+    );
+    expect(ranked.map((r) => r.candidate.id)).toEqual([
+      'camel-coat',
+      'camel-jacket',
+      'navy-coat',
+      'camel-dress',
+    ]);
+    expect(ranked[0].matchReasons).toEqual(expect.arrayContaining(['colour: camel', 'query: camel coat']));
+    expect(ranked[2].matchReasons.some((m) => m.startsWith('colour:'))).toBe(false);
+  });
+
+  it('ranks down what the profile avoids: a scarlet polka-dot coat for a profile that avoids brights', () => {
+    const profile: RankingProfile = {
+      ...PROFILE,
+      avoid: parseAvoids('A warm, light palette built on camel. Avoids saturated brights and busy prints.'),
+    };
+    const scarlet = { l: 0.6, a: 0.2, b: 0.12 };
+    const ranked = scoreCandidates(
+      [
+        candidate('scarlet', { title: 'Scarlet polka dot coat', colourLab: scarlet, colour: 'Scarlet' }),
+        candidate('taupe', { title: 'Taupe coat', colourLab: { l: 0.6, a: 0.01, b: 0.02 }, colour: 'Taupe' }),
+      ],
+      profile,
+      parseShopperQuery('coat'),
+    );
+    expect(ranked.map((r) => r.candidate.id)).toEqual(['taupe', 'scarlet']);
+    const plain = scoreCandidates(
+      [candidate('scarlet', { title: 'Scarlet polka dot coat', colourLab: scarlet, colour: 'Scarlet' })],
+      PROFILE,
+      parseShopperQuery('coat'),
+    );
+    expect(ranked[1].score).toBeLessThan(plain[0].score);
+  });
+
   it('matches multi-word attributes only when every word is present', () => {
     expect(phraseMatches('relaxed tailoring', new Set(['relaxed', 'tailoring']))).toBe(true);
     expect(phraseMatches('relaxed tailoring', new Set(['relaxed']))).toBe(false);
+  });
+});
+
+describe('colourWalks', () => {
+  it('shares the budget by share, with a floor for minor colours', () => {
+    const walks = colourWalks([
+      { oklab: CAMEL, share: 0.8 },
+      { oklab: CREAM, share: 0.15 },
+      { oklab: NAVY, share: 0.05 },
+    ]);
+    expect(walks[0].take).toBeGreaterThan(walks[1].take);
+    expect(walks[2].take).toBeGreaterThanOrEqual(40);
+    expect(walks.reduce((s, w) => s + w.take, 0)).toBeLessThanOrEqual(340);
   });
 });
 

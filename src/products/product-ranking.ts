@@ -1,7 +1,10 @@
 /**
  * Pure parts of product search: query building, scoring, diversity and match reasons.
- * See docs/decisions/0004-product-ranking.md for the reasoning behind the weights.
+ * See docs/decisions/0004-product-ranking.md and 0028-search-features-and-one-pass-ranking.md.
  */
+import { primaryColourName } from './catalogue-feed';
+import { CategoryName, splitCompounds, titleWithoutBrand } from './search-features';
+import { AvoidRules, CHECK_WORDS, PRINT_WORDS, ShopperQuery, STRIPE_WORDS } from './search-query';
 
 export interface Oklab {
   l: number;
@@ -21,26 +24,27 @@ export interface RankingProfile {
   tags: string[];
   patterns: string[];
   palette: PaletteColour[];
-  /** Vocabulary colour names and families of the palette, for the text query. */
-  colourTerms: string[];
+  /** What the taste text says the wearer avoids (search-query.ts parseAvoids). */
+  avoid: AvoidRules;
 }
 
-/** A candidate product as read from the catalogue, with its text rank. */
+/**
+ * A candidate product as read from the catalogue: the fields that describe it (never its description,
+ * whose prose names other garments and colours) and its colour features.
+ */
 export interface RankingCandidate {
   id: string;
   title: string;
   designer: string;
-  description: string;
+  /** `product_type` path (or Google category) as given. */
   category: string | null;
+  /** The category of search-features.ts (`category_key`), or null. */
+  categoryName: CategoryName | null;
   material: string | null;
   pattern: string | null;
   colour: string | null;
   colourFamily: string | null;
   colourLab: Oklab | null;
-  /** `ts_rank` of the candidate query. */
-  textRank: number;
-  /** The candidate matched the user's query. */
-  queryMatch: boolean;
 }
 
 export interface RankedProduct<C extends RankingCandidate = RankingCandidate> {
@@ -57,13 +61,12 @@ const STOPWORDS = new Set(
 
 /** Lower-case word tokens (letters and digits), stop words and one-letter tokens removed. */
 export function tokenize(text: string): string[] {
-  return (
-    text
-      .toLowerCase()
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .match(/[a-z0-9]+/g) ?? []
-  ).filter((w) => w.length > 1 && !STOPWORDS.has(w));
+  const lower = text.toLowerCase();
+  // Accents removed only where there are any (NFKD is the costliest step on the ASCII a feed mostly is).
+  const plain = !/[^\u0020-\u007e]/.test(lower)
+    ? lower
+    : lower.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  return (plain.match(/[a-z0-9]+/g) ?? []).filter((w) => w.length > 1 && !STOPWORDS.has(w));
 }
 
 /**
@@ -80,11 +83,6 @@ export function buildOrTsQuery(texts: readonly string[], maxTerms = 48): string 
     }
   }
   return [...seen].join(' | ');
-}
-
-/** The texts of a profile that feed the candidate query. */
-export function profileQueryTexts(profile: RankingProfile): string[] {
-  return [...profile.colourTerms, ...profile.patterns, ...profile.styleAttributes, ...profile.tags];
 }
 
 export function oklabDistance(x: Oklab, y: Oklab): number {
@@ -124,75 +122,210 @@ export function phraseMatches(phrase: string, words: ReadonlySet<string>): boole
   return tokens.length > 0 && tokens.every((t) => words.has(t));
 }
 
-function productWords(c: RankingCandidate): Set<string> {
-  const text = [c.title, c.category, c.material, c.pattern, c.colour, c.colourFamily, c.description]
-    .filter((v): v is string => typeof v === 'string')
-    .join(' ');
-  return new Set(tokenize(text).map(stem));
+/**
+ * The words that describe a product: title without the brand, category, colour, material and pattern,
+ * with compound garment words split (`overcoat` also gives `coat`), compared singular. Never the
+ * description, so the cost does not grow with its length and its prose ("under a camel coat") matches
+ * nothing.
+ */
+export function productWords(
+  c: RankingCandidate,
+  fieldWords: (text: string) => readonly string[] = fieldStems,
+): Set<string> {
+  const words = new Set<string>(fieldWords(titleWithoutBrand(c.title, c.designer)));
+  for (const field of [c.category, c.colour, c.material, c.pattern])
+    if (field) for (const w of fieldWords(field)) words.add(w);
+  return words;
+}
+
+/** The singular words of one field, compounds split. */
+function fieldStems(text: string): string[] {
+  return tokenize(splitCompounds(text)).map(stem);
+}
+
+/**
+ * fieldStems() remembered for one search: candidates share a few category paths, colours, materials
+ * and patterns, so each distinct value is tokenized once.
+ */
+function memoFieldStems(): (text: string) => readonly string[] {
+  const memo = new Map<string, string[]>();
+  return (text) => {
+    let words = memo.get(text);
+    if (!words) memo.set(text, (words = fieldStems(text)));
+    return words;
+  };
+}
+
+/** The avoid rules' words, singular as productWords() holds them. */
+const PRINT_STEMS = [...new Set([...PRINT_WORDS].map(stem))];
+const STRIPE_STEMS = [...new Set([...STRIPE_WORDS].map(stem))];
+const CHECK_STEMS = [...new Set([...CHECK_WORDS].map(stem))];
+
+/** Profile attributes scored at most (the first ones: the writer lists the strongest first). */
+const MAX_ATTRIBUTES = 32;
+
+/** Attributes with their singular tokens, distinct by value, without empty ones, at most MAX_ATTRIBUTES. */
+function distinctAttributes(
+  list: readonly { kind: string; value: string }[],
+): { kind: string; key: string; tokens: string[] }[] {
+  const seen = new Set<string>();
+  const out: { kind: string; key: string; tokens: string[] }[] = [];
+  for (const { kind, value } of list) {
+    const key = value.toLowerCase();
+    const tokens = tokenize(value).map(stem);
+    if (seen.has(key) || tokens.length === 0) continue;
+    seen.add(key);
+    out.push({ kind, key, tokens });
+    if (out.length >= MAX_ATTRIBUTES) break;
+  }
+  return out;
 }
 
 export interface ScoreWeights {
-  text: number;
   colour: number;
   attributes: number;
   query: number;
 }
 
-export const WEIGHTS_WITH_QUERY: ScoreWeights = { text: 0.25, colour: 0.35, attributes: 0.2, query: 0.2 };
-export const WEIGHTS_PROFILE_ONLY: ScoreWeights = { text: 0.3, colour: 0.45, attributes: 0.25, query: 0 };
+export const WEIGHTS_WITH_QUERY: ScoreWeights = { colour: 0.4, attributes: 0.15, query: 0.45 };
+export const WEIGHTS_PROFILE_ONLY: ScoreWeights = { colour: 0.7, attributes: 0.3, query: 0 };
+
+/** Closeness to one colour (0..1) from which a product's colour is named as a match. */
+export const COLOUR_REASON_CLOSENESS = 0.85;
+/** How far an avoided trait moves a product down (subtracted from its base score at full strength). */
+export const AVOID_PENALTY = 0.4;
+/**
+ * OKLab chroma from which a colour starts to count as a saturated bright (and at least this much above
+ * the palette's most saturated colour), and over how much more it fully does.
+ */
+const BRIGHT_FROM = 0.1;
+const BRIGHT_MARGIN = 0.04;
+const BRIGHT_SPAN = 0.06;
+/** Share of the colour score given to the palette's colour names found in the product's colour field. */
+const COLOUR_NAME_WEIGHT = 0.25;
+
+/** Closeness of a product colour to one colour alone (its share ignored). */
+function closenessTo(product: Oklab | null, colour: PaletteColour | { name: string; oklab: Oklab }): number {
+  return colourSimilarity(product, [{ name: colour.name, oklab: colour.oklab, share: 1 }]);
+}
+
+/** How strongly a product has what the profile avoids, 0..1, with the trait named. */
+export function avoidance(
+  c: RankingCandidate,
+  words: ReadonlySet<string>,
+  avoid: AvoidRules,
+  paletteChroma = 0,
+): { strength: number; trait: string | null } {
+  let strength = 0;
+  let trait: string | null = null;
+  const take = (s: number, name: string) => {
+    if (s > strength) [strength, trait] = [s, name];
+  };
+  const has = (stems: readonly string[]) => stems.some((w) => words.has(w));
+  if (avoid.brights && c.colourLab) {
+    // Brighter than anything the wearer chose: a mustard core whose photos read just under the writer's
+    // vivid threshold still wants mustard.
+    const from = Math.max(BRIGHT_FROM, paletteChroma + BRIGHT_MARGIN);
+    const chroma = Math.hypot(c.colourLab.a, c.colourLab.b);
+    take(Math.min(1, Math.max(0, (chroma - from) / BRIGHT_SPAN)), 'saturated brights');
+  }
+  if (avoid.prints && has(PRINT_STEMS)) take(1, 'busy prints');
+  if (avoid.stripes && has(STRIPE_STEMS)) take(1, 'stripes');
+  if (avoid.checks && has(CHECK_STEMS)) take(1, 'checks');
+  for (const colour of avoid.colours)
+    if (closenessTo(c.colourLab, colour) >= COLOUR_REASON_CLOSENESS) take(1, colour.name);
+  return { strength, trait };
+}
 
 /**
- * Scores candidates in 0..1 from the text rank (relative to the best candidate), palette similarity,
- * attribute overlap (style attributes, tags, patterns found in the product) and the query match;
- * with a query, products matching it come first.
- * Returns them best first with human-readable match reasons.
+ * Scores candidates in 0..1 in one pass from palette similarity, attribute overlap (style attributes,
+ * tags, patterns found in the product's own fields) and the query, minus what the profile avoids.
+ * A query's colours replace the palette as the colour target (`camel coat` wants camel); with a query,
+ * products matching it (in its category, if it names one) score above every product that does not.
+ * Returns them best first with match reasons that name only what matched.
  */
 export function scoreCandidates<C extends RankingCandidate>(
   candidates: readonly C[],
   profile: RankingProfile,
-  query: string | null,
+  query: ShopperQuery | null,
 ): RankedProduct<C>[] {
-  const weights = query ? WEIGHTS_WITH_QUERY : WEIGHTS_PROFILE_ONLY;
-  const maxRank = Math.max(0, ...candidates.map((c) => c.textRank));
-  const queryWords = query ? [...new Set(tokenize(query))] : [];
-  const attributes: { kind: string; value: string }[] = [
+  const withQuery = query !== null && query.text !== '';
+  const weights = withQuery ? WEIGHTS_WITH_QUERY : WEIGHTS_PROFILE_ONLY;
+  const targets: PaletteColour[] =
+    withQuery && query.colours.length > 0
+      ? query.colours.map((c) => ({ name: c.name, oklab: c.oklab, share: 1 }))
+      : profile.palette;
+  // Distinct attributes, each tokenized once (not once per candidate); bounded, so the pass does not grow
+  // with a long profile.
+  const attributes = distinctAttributes([
     ...profile.styleAttributes.map((value) => ({ kind: 'style', value })),
     ...profile.patterns.map((value) => ({ kind: 'pattern', value })),
     ...profile.tags.map((value) => ({ kind: 'tag', value })),
-  ];
+  ]);
+  const attributeWords = new Set(attributes.flatMap((a) => a.tokens));
+  const paletteChroma = Math.max(0, ...profile.palette.map((p) => Math.hypot(p.oklab.a, p.oklab.b)));
+  const maxShare = Math.max(1e-9, ...targets.map((t) => t.share));
+  const targetNames = targets.map((t) => ({
+    words: new Set(tokenize(t.name)),
+    weight: 0.5 + 0.5 * (t.share / maxShare),
+  }));
+  const terms = withQuery ? query.terms : [];
+  const fieldWords = memoFieldStems();
+  const queryParts = terms.length + (withQuery && query.colours.length > 0 ? 1 : 0);
   const ranked = candidates.map((candidate) => {
-    const words = productWords(candidate);
+    const words = productWords(candidate, fieldWords);
     const reasons: string[] = [];
-    const colour = colourSimilarity(candidate.colourLab, profile.palette);
-    if (colour >= 0.5 && candidate.colour) reasons.push(`colour: ${candidate.colour.toLowerCase()}`);
-    const seen = new Set<string>();
+    // The palette's own colour names in the product's colour field (`Blush` for a blush palette): among
+    // products the colour lookup places on one point, the ones named like the palette first. Names only,
+    // not families: a family word (`pink`, `grey`) spans several of a wardrobe's tones.
+    const own = new Set(tokenize(candidate.colour ?? ''));
+    const named = Math.max(
+      0,
+      ...targetNames.filter((t) => [...t.words].some((w) => own.has(w))).map((t) => t.weight),
+    );
+    const colour =
+      (1 - COLOUR_NAME_WEIGHT) * colourSimilarity(candidate.colourLab, targets) + COLOUR_NAME_WEIGHT * named;
+    const matchedColours = targets.filter(
+      (t) => closenessTo(candidate.colourLab, t) >= COLOUR_REASON_CLOSENESS,
+    );
+    const colourName = primaryColourName(candidate.colour);
+    if (matchedColours.length > 0 && colourName) reasons.push(`colour: ${colourName}`);
     let attributeHits = 0;
-    for (const { kind, value } of attributes) {
-      const key = value.toLowerCase();
-      if (seen.has(key) || !phraseMatches(value, words)) continue;
-      seen.add(key);
+    for (const { kind, key, tokens } of attributes) {
+      if (!tokens.every((t) => words.has(t))) continue;
       attributeHits += 1;
       reasons.push(`${kind}: ${key}`);
     }
     const material = candidate.material?.toLowerCase();
-    if (material && attributes.some((a) => phraseMatches(material, new Set(tokenize(a.value).map(stem))))) {
+    if (material && tokenize(material).some((w) => attributeWords.has(stem(w)))) {
       reasons.push(`material: ${material}`);
       attributeHits += 1;
     }
-    const matchedQuery = queryWords.filter((w) => words.has(stem(w)));
-    const queryScore = candidate.queryMatch
-      ? 0.5 + 0.5 * (matchedQuery.length / Math.max(1, queryWords.length))
-      : 0;
-    if (candidate.queryMatch && matchedQuery.length > 0) reasons.push(`query: ${matchedQuery.join(' ')}`);
-    const text = maxRank > 0 ? candidate.textRank / maxRank : 0;
-    const base =
-      weights.text * text +
+    let queryScore = 0;
+    let queryMatch = false;
+    if (withQuery) {
+      const inCategory = query.category === null || candidate.categoryName === query.category;
+      const matchedTerms = terms.filter((t) => tokenize(t).every((w) => words.has(stem(w))));
+      const colourMatched = query.colours.length > 0 && matchedColours.length > 0;
+      const matched = matchedTerms.length + (colourMatched ? 1 : 0);
+      queryMatch = inCategory && (matched > 0 || query.category !== null);
+      if (queryMatch) {
+        queryScore = 0.5 + 0.5 * (matched / Math.max(1, queryParts));
+        const named = [...(colourMatched ? matchedColours.map((c) => c.name) : []), ...matchedTerms];
+        if (named.length > 0) reasons.push(`query: ${named.join(' ')}`);
+      }
+    }
+    const avoided = avoidance(candidate, words, profile.avoid, paletteChroma);
+    const base = Math.max(
+      0,
       weights.colour * colour +
-      weights.attributes * Math.min(1, attributeHits / 3) +
-      weights.query * queryScore;
+        weights.attributes * Math.min(1, attributeHits / 3) +
+        weights.query * queryScore -
+        AVOID_PENALTY * avoided.strength,
+    );
     // The query narrows: with a query, every product matching it scores above every product that
     // does not (upper and lower half of the scale), so scores stay in order with the list.
-    const score = query ? (candidate.queryMatch ? 0.5 + 0.5 * base : 0.5 * base) : base;
+    const score = withQuery ? (queryMatch ? 0.5 + 0.5 * base : 0.5 * base) : base;
     return {
       candidate,
       score: Math.round(Math.min(1, Math.max(0, score)) * 1000) / 1000,

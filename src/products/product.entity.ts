@@ -7,6 +7,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import { CATEGORY_KEY_SQL, FEATURES_SQL } from './search-features';
 
 /**
  * Title and designer (A); colour, colour family, material, pattern and category (B); description (D).
@@ -40,7 +41,6 @@ export type ProductGender = 'women' | 'men' | 'unisex';
  * 1763770000000, docs/decisions/0007-catalogue-import-throughput.md), never written by the application.
  */
 @Entity({ name: 'products' })
-@Index('idx_products_colour_cell', ['colourCell', 'colourSample'])
 export class ProductEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Index('uq_products_external_id', { unique: true })
@@ -70,7 +70,12 @@ export class ProductEntity {
   @Index('idx_products_search', { synchronize: false }) // GIN
   @Column({ type: 'tsvector', generatedType: 'STORED', asExpression: SEARCH_VECTOR, select: false })
   search!: string;
-  /** The OKLab point on a 0.02 grid, the key of the nearest-colour candidates (`colour_cells`). */
+  /**
+   * The OKLab point on a 0.02 grid, the key of the nearest-colour candidates (`colour_cells`). Index
+   * (colour_cell, colour_sample) INCLUDE (category_key, gender, price, id): the colour walk filters in the
+   * index alone (migration 1795700000000); TypeORM cannot model INCLUDE, so it is left to the migration.
+   */
+  @Index('idx_products_colour_cell', { synchronize: false })
   @Column({
     name: 'colour_cell',
     type: 'integer',
@@ -88,6 +93,22 @@ export class ProductEntity {
     select: false,
   })
   colourSample!: number;
+  /**
+   * Search features (src/products/search-features.ts, docs/decisions/0028): the category id from the
+   * `product_type` path or the title, and the words that describe the product (no description).
+   */
+  @Column({
+    name: 'category_key',
+    type: 'smallint',
+    nullable: true,
+    generatedType: 'STORED',
+    asExpression: CATEGORY_KEY_SQL,
+    select: false,
+  })
+  categoryKey!: number | null;
+  @Index('idx_products_features', { synchronize: false }) // GIN
+  @Column({ type: 'tsvector', generatedType: 'STORED', asExpression: FEATURES_SQL, select: false })
+  features!: string;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
 }
@@ -103,4 +124,14 @@ export class ColourCellEntity {
   @Index('idx_colour_cells_centre', { synchronize: false }) // GiST
   @Column({ type: 'cube' })
   centre!: string;
+  /** The centre with OKLab a and b doubled: the space the colour walk orders cells in (GiST). */
+  @Index('idx_colour_cells_walk', { synchronize: false }) // GiST
+  @Column({
+    name: 'walk_point',
+    type: 'cube',
+    generatedType: 'STORED',
+    asExpression: 'colour_walk_point("centre")',
+    select: false,
+  })
+  walkPoint!: string;
 }

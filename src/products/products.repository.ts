@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { onReplica } from '../database/replica';
 import type { CatalogueRow } from './catalogue-feed';
 import type { ProductGender } from './product.entity';
+import type { Oklab } from './product-ranking';
 
 /** What one batch upsert did: rows new to the catalogue, rows changed, rows already as given. */
 export interface UpsertCounts {
@@ -27,42 +28,64 @@ export interface CandidateFilters {
   maxPrice: number | null;
   /** Feed ids the caller excluded (`excludeIds` of the search). */
   excludeExternalIds?: string[] | null;
-  /** Products already taken by an earlier stage. */
-  excludeIds?: string[];
+  /** `category_key` a product must have (the category the query names), or null for any. */
+  categoryKey?: number | null;
 }
 
-export interface CandidateQuery extends CandidateFilters {
-  /** `to_tsquery('english', ...)` text a candidate must match; '' means any product. */
-  match: string;
-  /** `to_tsquery` text the candidates are ranked by (cheap `ts_rank`). */
-  rank: string;
-  limit: number;
+/** One colour to walk the nearest products of, and how many to take. */
+export interface ColourWalk {
+  colour: Oklab;
+  take: number;
 }
-
-export interface ColourCandidateQuery extends CandidateFilters {
-  /** Palette colours (OKLab) to find the nearest products of. */
-  colours: { l: number; a: number; b: number }[];
-  /** Nearest products taken per colour before ranking. */
-  perColour: number;
-  /** `to_tsquery` text the union is ranked by (cheap `ts_rank`). */
-  rank: string;
-  /** Optional `to_tsquery` text every candidate must also match (a common query word). */
-  match?: string;
-  limit: number;
-}
-
-/** A catalogue row as read for ranking: `numeric` price as PostgreSQL returns it, and the text rank. */
-export type CandidateRow = Omit<ProductUpsertRow, 'price' | 'availability'> & {
-  id: string;
-  price: string;
-  textRank: number;
-};
 
 /**
- * Grid cells walked per palette colour at most. The walk stops as soon as enough products are found, so
- * this only bounds the work when the hard filters leave few products near a colour.
+ * A bounded candidate set, read in one statement: for each walk, the products nearest its colour (the
+ * colour-cell walk); with `text`, also up to `text.take` products whose `features` match the tsquery,
+ * nearest to `text.near` among the first TEXT_SCAN matches.
+ */
+export interface CandidatePlan extends CandidateFilters {
+  walks: ColourWalk[];
+  text: { tsquery: string; near: Oklab | null; take: number } | null;
+}
+
+/** A catalogue row as read for ranking (`numeric` price as PostgreSQL returns it; no description). */
+export interface CandidateRow {
+  id: string;
+  externalId: string;
+  title: string;
+  designer: string;
+  price: string;
+  currency: string;
+  url: string;
+  mediaUrl: string;
+  mediaUrlAlt: string | null;
+  gender: ProductGender;
+  colour: string | null;
+  material: string | null;
+  pattern: string | null;
+  category: string | null;
+  categoryKey: number | null;
+  colourL: number | null;
+  colourA: number | null;
+  colourB: number | null;
+  colourFamily: string | null;
+}
+
+/**
+ * Grid cells walked per colour at most. The walk stops as soon as enough products are found, so this
+ * only bounds the work when the hard filters leave few products near a colour.
  */
 const NEAREST_CELLS = 256;
+/** Text matches read (in index order) before the nearest in colour are kept: bounds a common word. */
+const TEXT_SCAN = 1000;
+/** OKLab a and b count this many times lightness in the colour walk (migration 1795700000000). */
+const WALK_CHROMA_WEIGHT = 2;
+
+/** The columns a candidate is ranked and answered with (never the description). */
+const CANDIDATE_COLUMNS = `s.id, s.external_id AS "externalId", s.title, s.designer, s.price, s.currency, s.url,
+  s.media_url AS "mediaUrl", s.media_url_alt AS "mediaUrlAlt", s.gender, s.colour, s.material, s.pattern,
+  s.category, s.category_key AS "categoryKey", s.colour_l AS "colourL", s.colour_a AS "colourA",
+  s.colour_b AS "colourB", s.colour_family AS "colourFamily"`;
 
 /**
  * Upserts and candidate reads of the global catalogue. The only place that touches its tables. Search
@@ -152,96 +175,101 @@ export class ProductsRepository {
   }
 
   /**
-   * Stage one of the search: the best `limit` products by a cheap `ts_rank` (GIN index on the generated
-   * tsvector) after the hard filters.
+   * The candidate set of one search in one statement (docs/decisions/0028): each walk takes the grid
+   * cells nearest its colour (GiST kNN over `colour_cells.walk_point`, hue and chroma weighted) and
+   * reads each cell's products through `idx_products_colour_cell`, whose INCLUDE columns carry the
+   * category, gender and price filters, until it has `take`; the text branch reads at most TEXT_SCAN
+   * products whose `features` match (GIN) and keeps the `take` nearest in colour. The union's rows are
+   * then read by primary key. The work is bounded by the plan, whatever the catalogue size, the
+   * description length or the profile.
    */
-  findCandidates(q: CandidateQuery): Promise<CandidateRow[]> {
-    const params: unknown[] = [q.rank];
-    const where = hardFilters(q, params);
-    return this.rankCandidates(where.length > 0 ? where.join(' AND ') : 'TRUE', params, q.limit);
+  async findCandidates(plan: CandidatePlan): Promise<CandidateRow[]> {
+    const query = candidateQuery(plan);
+    if (!query) return [];
+    return onReplica(this.db, (r) => r.query(query.text, query.params));
   }
 
   /**
-   * Candidates nearest in colour: for each palette colour, the OKLab grid cells nearest to it (GiST kNN
-   * over `colour_cells`) are walked in order of distance, reading each cell's products through the btree
-   * on (colour_cell, colour_sample) with the hard filters applied, until `perColour` products are found;
-   * then the union is ranked by the profile's text rank and cut to `limit`. Within a cell products come in
-   * order of their sample group (a hash of the feed id), so when a cell holds more than `perColour` the
-   * candidates are a sample that does not depend on the feed's row order.
+   * After a catalogue write: VACUUM sets the visibility map, so the colour walk's index-only scan reads
+   * no heap page (docs/decisions/0028), and ANALYZE refreshes the statistics its plan rests on. Cheap
+   * after a load (it reads the new pages once); runs outside any transaction.
    */
-  findNearestColourCandidates(q: ColourCandidateQuery): Promise<CandidateRow[]> {
-    if (q.colours.length === 0) return Promise.resolve([]);
-    const params: unknown[] = [q.rank, q.perColour];
-    const where = ['s.colour_cell = c.cell', ...hardFilters(q, params)].join(' AND ');
-    const nearest = q.colours.map((colour) => {
-      params.push([colour.l, colour.a, colour.b]);
-      const point = `cube($${params.length}::float8[])`;
-      return `(SELECT x.id FROM
-           (SELECT cell, centre <-> ${point} AS distance FROM colour_cells
-            ORDER BY centre <-> ${point} LIMIT ${NEAREST_CELLS}) c
-         CROSS JOIN LATERAL (SELECT s.id FROM products s WHERE ${where} ORDER BY s.colour_sample LIMIT $2) x
-         ORDER BY c.distance LIMIT $2)`;
-    });
-    return this.rankCandidates(`s.id IN (${nearest.join(' UNION ')})`, params, q.limit);
+  async prepareForSearch(): Promise<void> {
+    await this.db.query('VACUUM (ANALYZE) products, colour_cells');
   }
 
   /**
-   * Ranks the products matching `where` (SQL over `products s`) by `ts_rank` on the tsquery text in `$1`
-   * ('' ranks all alike) and keeps the best `limit`.
+   * Products that pass the hard filters, whatever their colour (for a catalogue whose products near the
+   * palette are too few, or have no colour): the first `limit` by id.
    */
-  private async rankCandidates(where: string, params: unknown[], limit: number): Promise<CandidateRow[]> {
-    params.push(limit);
-    const rankExpr = params[0] === '' ? '0::real' : `ts_rank(s.search, to_tsquery('english', $1))`;
-    const rows: (Omit<CandidateRow, 'textRank'> & { textRank: string | number })[] = await onReplica(
-      this.db,
-      (r) =>
-        r.query(
-          `SELECT s.id, s.external_id AS "externalId", s.title, s.designer, s.description, s.price, s.currency,
-         s.url, s.media_url AS "mediaUrl", s.media_url_alt AS "mediaUrlAlt", s.gender, s.colour, s.material,
-         s.pattern, s.category, s.colour_l AS "colourL", s.colour_a AS "colourA", s.colour_b AS "colourB",
-         s.colour_family AS "colourFamily", ${rankExpr} AS "textRank"
-       FROM products s
-       WHERE ${where} AND $1::text IS NOT NULL
-       ORDER BY "textRank" DESC, s.id
-       LIMIT $${params.length}`,
-          params,
-        ),
-    );
-    return rows.map((r) => ({ ...r, textRank: Number(r.textRank) }));
-  }
-
-  /**
-   * How many products match `tsquery`, counting no further than `upTo` (a GIN bitmap scan that stops
-   * reading rows at the bound): tells a rare query word from a common one.
-   */
-  async countMatchesUpTo(tsquery: string, upTo: number): Promise<number> {
-    const [row]: { n: string }[] = await onReplica(this.db, (r) =>
+  findAnyCandidates(filters: CandidateFilters, limit: number): Promise<CandidateRow[]> {
+    const params: unknown[] = [];
+    const param = (value: unknown): string => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const where = hardFilters(filters, param);
+    return onReplica(this.db, (r) =>
       r.query(
-        `SELECT count(*) AS n FROM (SELECT 1 FROM products s WHERE s.search @@ to_tsquery('english', $1) LIMIT $2) m`,
-        [tsquery, upTo],
+        `SELECT ${CANDIDATE_COLUMNS} FROM products s WHERE TRUE${where} ORDER BY s.id LIMIT ${param(limit)}`,
+        params,
       ),
     );
-    return Number(row.n);
   }
 }
 
 /**
- * The hard filters of a candidate query as SQL clauses over `products s`, appending their values
- * to `params`: the text match, gender (`women`/`men` arrive with `unisex` already), price range,
- * products the caller excluded and products already taken.
+ * The SQL of ProductsRepository.findCandidates (exported for `bench/search-explain.ts`, which prints its
+ * EXPLAIN); null when the plan reads nothing.
  */
-function hardFilters(q: CandidateFilters & { match?: string }, params: unknown[]): string[] {
-  const where: string[] = [];
-  const add = (value: unknown, clause: (ref: string) => string): void => {
+export function candidateQuery(plan: CandidatePlan): { text: string; params: unknown[] } | null {
+  const params: unknown[] = [];
+  const param = (value: unknown): string => {
     params.push(value);
-    where.push(clause(`$${params.length}`));
+    return `$${params.length}`;
   };
-  if (q.match) add(q.match, (r) => `s.search @@ to_tsquery('english', ${r})`);
-  if (q.genders) add(q.genders, (r) => `s.gender = ANY(${r}::varchar[])`);
-  if (q.minPrice !== null) add(q.minPrice, (r) => `s.price >= ${r}`);
-  if (q.maxPrice !== null) add(q.maxPrice, (r) => `s.price <= ${r}`);
+  const filters = hardFilters(plan, param);
+  const branches = plan.walks.map((walk) => {
+    const point = `colour_walk_point(cube(${param([walk.colour.l, walk.colour.a, walk.colour.b])}::float8[]))`;
+    const take = param(walk.take);
+    return `(SELECT x.id FROM
+        (SELECT cell, walk_point <-> ${point} AS distance FROM colour_cells
+         ORDER BY walk_point <-> ${point} LIMIT ${NEAREST_CELLS}) c
+      CROSS JOIN LATERAL (SELECT s.id FROM products s WHERE s.colour_cell = c.cell${filters}
+        ORDER BY s.colour_sample LIMIT ${take}) x
+      ORDER BY c.distance LIMIT ${take})`;
+  });
+  if (plan.text && plan.text.tsquery !== '') {
+    const match = `(SELECT s.id, s.colour_l, s.colour_a, s.colour_b FROM products s
+        WHERE s.features @@ to_tsquery('english', ${param(plan.text.tsquery)})${filters} LIMIT ${TEXT_SCAN})`;
+    const near = plan.text.near;
+    const order = near
+      ? `ORDER BY (m.colour_l - ${param(near.l)}) ^ 2 + ${WALK_CHROMA_WEIGHT ** 2} * ((m.colour_a - ${param(near.a)}) ^ 2
+          + (m.colour_b - ${param(near.b)}) ^ 2) NULLS LAST, m.id`
+      : 'ORDER BY m.id';
+    branches.push(`(SELECT m.id FROM ${match} m ${order} LIMIT ${param(plan.text.take)})`);
+  }
+  if (branches.length === 0) return null;
+  return {
+    text: `WITH picked AS MATERIALIZED (${branches.join(' UNION ALL ')})
+       SELECT ${CANDIDATE_COLUMNS} FROM (SELECT DISTINCT id FROM picked) p JOIN products s ON s.id = p.id`,
+    params,
+  };
+}
+
+/**
+ * The hard filters of a candidate query as ` AND ...` clauses over `products s`: category, gender
+ * (`women`/`men` arrive with `unisex` already), price range and products the caller excluded.
+ * The first three are INCLUDE columns of the colour index.
+ */
+function hardFilters(q: CandidateFilters, param: (value: unknown) => string): string {
+  const where: string[] = [];
+  if (q.categoryKey !== null && q.categoryKey !== undefined)
+    where.push(`s.category_key = ${param(q.categoryKey)}::smallint`);
+  if (q.genders) where.push(`s.gender = ANY(${param(q.genders)}::varchar[])`);
+  if (q.minPrice !== null) where.push(`s.price >= ${param(q.minPrice)}`);
+  if (q.maxPrice !== null) where.push(`s.price <= ${param(q.maxPrice)}`);
   if (q.excludeExternalIds && q.excludeExternalIds.length > 0)
-    add(q.excludeExternalIds, (r) => `s.external_id <> ALL(${r}::text[])`);
-  if (q.excludeIds && q.excludeIds.length > 0) add(q.excludeIds, (r) => `s.id <> ALL(${r}::uuid[])`);
-  return where;
+    where.push(`s.external_id <> ALL(${param(q.excludeExternalIds)}::text[])`);
+  return where.map((w) => ` AND ${w}`).join('');
 }

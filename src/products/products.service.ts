@@ -2,30 +2,32 @@ import { Injectable } from '@nestjs/common';
 import type { OrgContext } from '../auth/org-context';
 import { CoreSearchProfile, CoresService } from '../cores/cores.service';
 import { ProductDto, ProductSearchDto, ProductSearchResponseDto } from './dto/product.dto';
-import { familyOf } from './product-colour';
 import type { ProductGender } from './product.entity';
 import {
   buildOrTsQuery,
   diversify,
-  profileQueryTexts,
+  Oklab,
   RankedProduct,
   RankingCandidate,
   RankingProfile,
   scoreCandidates,
 } from './product-ranking';
-import { CandidateRow, ProductsRepository } from './products.repository';
+import { CandidateFilters, CandidateRow, ColourWalk, ProductsRepository } from './products.repository';
+import { CATEGORIES, categoryId, queryCategory } from './search-features';
+import { parseAvoids, parseShopperQuery } from './search-query';
 
 /** Products per search (fixed by the contract). */
 export const SEARCH_LIMIT = 10;
-/** Size of the bounded candidate set that is re-ranked in the application. */
-export const CANDIDATE_LIMIT = 300;
-/** Palette colours searched by nearest neighbour, and products taken per colour. */
+/** Products the colour walks take in all, shared among the target colours by their share. */
+export const WALK_BUDGET = 240;
+/** Products a walk takes at least, however minor its colour. */
+const MIN_PER_COLOUR = 40;
+/** Palette colours walked (the largest shares). */
 const NEAREST_COLOURS = 3;
-const NEAREST_PER_COLOUR = 300;
-/** A query word matching at least this many products counts as common (see searchWithProfile). */
-const COMMON_QUERY_MATCHES = 2000;
-/** Fewer candidates than this and the next, wider stage-one query adds more. */
-const MIN_CANDIDATES = SEARCH_LIMIT * 3;
+/** Products the text branch keeps (nearest in colour among its matches). */
+const TEXT_TAKE = 120;
+/** Products read when nothing near the colours passes the filters. */
+const FALLBACK_LIMIT = 300;
 const MAX_PER_GROUP = 3;
 
 type Candidate = RankingCandidate & { row: CandidateRow };
@@ -57,89 +59,62 @@ export class ProductsService {
   }
 
   /**
-   * Two stages (docs/decisions/0004-product-ranking.md): a bounded candidate set by a cheap text rank from
-   * the GIN-indexed catalogue, then a re-rank by text rank, palette similarity, attribute overlap and
-   * the query, with at most 3 products of one designer or one category.
+   * One bounded candidate read, one ranking pass (docs/decisions/0028-search-features-and-one-pass-ranking.md):
+   * the query is read for its colours, category and other words (search-query.ts); the candidates are
+   * the products nearest the query's colours (else the palette's largest), in the query's category,
+   * through the colour-cell index, plus the products whose describing fields match the other words;
+   * they are scored once (colour, attributes, query, what the profile avoids) and diversified.
    */
   async searchWithProfile(
     profile: CoreSearchProfile,
     filters: ProductSearchFilters,
   ): Promise<ProductSearchResponseDto> {
     const ranking = toRankingProfile(profile);
-    const profileQuery = buildOrTsQuery(profileQueryTexts(ranking));
-    const userQuery = filters.query?.trim() ?? '';
-    const userTsQuery = buildOrTsQuery([userQuery], 16);
-    const base = {
+    const query = parseShopperQuery(filters.query ?? '');
+    const base: CandidateFilters = {
       genders: gendersFor(filters.gender),
       minPrice: filters.minPrice ?? null,
       maxPrice: filters.maxPrice ?? null,
       excludeExternalIds: filters.excludeIds && filters.excludeIds.length > 0 ? filters.excludeIds : null,
+      categoryKey: query.category ? categoryId(query.category) : null,
     };
+    const targets =
+      query.colours.length > 0
+        ? query.colours.map((c) => ({ oklab: c.oklab, share: 1 }))
+        : [...ranking.palette].sort((x, y) => y.share - x.share).slice(0, NEAREST_COLOURS);
+    const walks = colourWalks(targets);
+    // Words other than colours and category words are matched against the describing fields. When the
+    // query names a category or a colour, the walk already reads the products it narrows to and the
+    // ranking matches the words there; only a query of other words alone (`wool`, `striped`) reads the
+    // features index, whose bitmap grows with the word's matches (docs/decisions/0028).
+    const words = query.terms.filter((t) => queryCategory(t) === null);
+    const text =
+      words.length > 0 && base.categoryKey === null && query.colours.length === 0
+        ? { tsquery: buildOrTsQuery(words, 16), near: walks[0]?.colour ?? null, take: TEXT_TAKE }
+        : null;
 
-    // Stage one matches on the most selective terms and ranks by all of them: the palette's colour names
-    // match a few per cent of the catalogue, while style words, tags and patterns (`solid`, `classic`)
-    // would match most of it and make the cheap rank scan everything.
-    const colourQuery = buildOrTsQuery(ranking.palette.map((c) => c.name));
-    const candidates: Candidate[] = [];
-    const add = async (match: string, rank: string, queryMatch: boolean): Promise<void> => {
-      const rows = await this.repo.findCandidates({
-        ...base,
-        match,
-        rank,
-        limit: CANDIDATE_LIMIT,
-        excludeIds: candidates.map((c) => c.id),
-      });
-      candidates.push(...rows.map((row) => toCandidate(row, queryMatch)));
-    };
-    const nearestColours = [...ranking.palette]
-      .sort((x, y) => y.share - x.share)
-      .slice(0, NEAREST_COLOURS)
-      .map((c) => c.oklab);
-    if (userTsQuery !== '') {
-      const queryRank = profileQuery === '' ? userTsQuery : `${userTsQuery} | ${profileQuery}`;
-      // A rare query word: rank all its matches. A common one (`wool`, `coat` match a tenth of a large
-      // catalogue): take its matches nearest to the palette through the colour index instead.
-      const common =
-        nearestColours.length > 0 &&
-        (await this.repo.countMatchesUpTo(userTsQuery, COMMON_QUERY_MATCHES)) >= COMMON_QUERY_MATCHES;
-      if (common) {
-        const rows = await this.repo.findNearestColourCandidates({
-          ...base,
-          match: userTsQuery,
-          colours: nearestColours,
-          perColour: NEAREST_PER_COLOUR,
-          rank: queryRank,
-          limit: CANDIDATE_LIMIT,
-        });
-        candidates.push(...rows.map((row) => toCandidate(row, true)));
-      } else {
-        await add(userTsQuery, queryRank, true);
+    const rows = await this.repo.findCandidates({ ...base, walks, text });
+    const seen = new Set(rows.map((r) => r.id));
+    const add = (more: CandidateRow[]) => {
+      for (const r of more) {
+        if (seen.has(r.id)) continue;
+        seen.add(r.id);
+        rows.push(r);
       }
-    }
-    // No (or few) products match the query: the profile alone fills the list, so a query for something
-    // that is not clothing still returns clothing. Widen from colour names to every profile term.
-    if (candidates.length < MIN_CANDIDATES && nearestColours.length > 0) {
-      // Nearest colours through the colour-cell index: bounded work at any catalogue size, ranked by the
-      // profile terms within that set.
-      const rows = await this.repo.findNearestColourCandidates({
-        ...base,
-        colours: nearestColours,
-        perColour: NEAREST_PER_COLOUR,
-        rank: profileQuery,
-        limit: CANDIDATE_LIMIT,
-        excludeIds: candidates.map((c) => c.id),
-      });
-      candidates.push(...rows.map((row) => toCandidate(row, false)));
-    }
-    if (candidates.length < MIN_CANDIDATES && colourQuery !== '') await add(colourQuery, profileQuery, false);
-    if (candidates.length < MIN_CANDIDATES) await add(profileQuery, profileQuery, false);
+    };
+    // Too few in the query's category near these colours: the query still narrows, but in any category;
+    // then anything that passes the filters, so the answer has min(10, matches) products.
+    if (rows.length < SEARCH_LIMIT && base.categoryKey !== null)
+      add(await this.repo.findCandidates({ ...base, categoryKey: null, walks, text }));
+    if (rows.length < SEARCH_LIMIT)
+      add(await this.repo.findAnyCandidates({ ...base, categoryKey: null }, FALLBACK_LIMIT));
 
-    const ranked = scoreCandidates(candidates, ranking, userQuery === '' ? null : userQuery);
+    const ranked = scoreCandidates(rows.map(toCandidate), ranking, query.text === '' ? null : query);
     const picked = diversify<RankedProduct<Candidate>>(
       ranked,
       // A query usually names the category the shopper wants (`coat`, `bag`): then only designers are capped.
-      userQuery === ''
-        ? [(r) => r.candidate.designer, (r) => r.candidate.category]
+      query.text === ''
+        ? [(r) => r.candidate.designer, (r) => r.candidate.categoryName ?? r.candidate.category]
         : [(r) => r.candidate.designer],
       SEARCH_LIMIT,
       MAX_PER_GROUP,
@@ -147,7 +122,7 @@ export class ProductsService {
     return {
       status: 200,
       coreName: profile.name,
-      query: userQuery,
+      query: query.text,
       products: picked.map((r) => this.toDto(r)),
     };
   }
@@ -176,30 +151,37 @@ export function gendersFor(gender: ProductGender | undefined): ProductGender[] |
 }
 
 export function toRankingProfile(profile: CoreSearchProfile): RankingProfile {
-  const colourTerms = new Set<string>();
-  for (const colour of profile.palette) {
-    colourTerms.add(colour.name.toLowerCase());
-    // A family widens the text match to related shades; `neutral` and `metallic` span black to white, so
-    // they would match a third of the catalogue and are left to the palette similarity instead.
-    const family = familyOf(colour.name);
-    if (family && family !== 'neutral' && family !== 'metallic') colourTerms.add(family.toLowerCase());
-  }
   return {
     styleAttributes: profile.styleAttributes,
     tags: profile.tags,
     patterns: profile.patterns,
     palette: profile.palette.map((c) => ({ name: c.name, oklab: c.oklab, share: c.share })),
-    colourTerms: [...colourTerms],
+    avoid: parseAvoids(profile.taste),
   };
 }
 
-function toCandidate(row: CandidateRow, queryMatch: boolean): Candidate {
+/**
+ * The walks of the target colours: WALK_BUDGET products shared by share (the dominant colour takes the
+ * most), at least MIN_PER_COLOUR each.
+ */
+export function colourWalks(targets: readonly { oklab: Oklab; share: number }[]): ColourWalk[] {
+  const total = targets.reduce((s, t) => s + Math.max(0, t.share), 0);
+  return targets.map((t) => ({
+    colour: t.oklab,
+    take: Math.max(
+      MIN_PER_COLOUR,
+      Math.round(total > 0 ? (WALK_BUDGET * Math.max(0, t.share)) / total : WALK_BUDGET / targets.length),
+    ),
+  }));
+}
+
+function toCandidate(row: CandidateRow): Candidate {
   return {
     id: row.id,
     title: row.title,
     designer: row.designer,
-    description: row.description,
     category: row.category,
+    categoryName: row.categoryKey ? (CATEGORIES[row.categoryKey - 1] ?? null) : null,
     material: row.material,
     pattern: row.pattern,
     colour: row.colour,
@@ -208,8 +190,6 @@ function toCandidate(row: CandidateRow, queryMatch: boolean): Candidate {
       row.colourL === null || row.colourA === null || row.colourB === null
         ? null
         : { l: row.colourL, a: row.colourA, b: row.colourB },
-    textRank: row.textRank,
-    queryMatch,
     row,
   };
 }

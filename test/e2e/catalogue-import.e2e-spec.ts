@@ -208,14 +208,12 @@ describe('catalogue import through the service (e2e)', () => {
     }
     await new CatalogueImportService(repo).importRows(feed());
     const teal = vocabularyColours().find((c) => c.name === 'teal');
-    const rows = await repo.findNearestColourCandidates({
-      colours: [teal!.oklab],
-      perColour: 300,
-      rank: '',
+    const rows = await repo.findCandidates({
+      walks: [{ colour: teal!.oklab, take: 300 }],
+      text: null,
       genders: null,
       minPrice: null,
       maxPrice: null,
-      limit: 300,
     });
     const ours = rows.filter((r) => r.externalId.startsWith(prefix));
     // Read in feed order, the 300 would all be bags; read by sample group, both halves are there.

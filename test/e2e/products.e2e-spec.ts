@@ -173,37 +173,50 @@ describe('nearest-colour candidates (integration, real PostgreSQL)', () => {
   });
   afterAll(() => t.close());
 
-  it('walks the colour index nearest first, honouring the text match and the filters', async () => {
+  it('walks the colour index nearest first, honouring the category and the filters', async () => {
     const { ProductsRepository } = await import('../../src/products/products.repository');
+    const { categoryId } = await import('../../src/products/search-features');
     const repo = t.app.get(ProductsRepository, { strict: false });
     const camel = colourFeatures('camel');
     if (!camel) throw new Error('camel is in the vocabulary');
-    const rows = await repo.findNearestColourCandidates({
-      colours: [camel],
-      perColour: 20,
-      rank: 'coat',
-      match: 'coat',
+    const rows = await repo.findCandidates({
+      walks: [{ colour: camel, take: 20 }],
+      text: null,
+      categoryKey: categoryId('outerwear'),
       genders: ['women', 'unisex'],
       minPrice: null,
       maxPrice: 2000,
-      limit: 20,
     });
     expect(rows.length).toBeGreaterThan(0);
     for (const r of rows) {
-      expect(`${r.title} ${r.category ?? ''} ${r.description}`.toLowerCase()).toMatch(/coat/);
+      expect(r.categoryKey).toBe(categoryId('outerwear'));
       expect(['women', 'unisex']).toContain(r.gender);
       expect(Number(r.price)).toBeLessThanOrEqual(2000);
+      expect(r).not.toHaveProperty('description');
     }
-    // Without a text match, the nearest products to camel come first: the closest ones are camel.
-    const nearest = await repo.findNearestColourCandidates({
-      colours: [camel],
-      perColour: 5,
-      rank: '',
+    // Without filters, the nearest products to camel come first: the closest ones are camel.
+    const nearest = await repo.findCandidates({
+      walks: [{ colour: camel, take: 5 }],
+      text: null,
       genders: null,
       minPrice: null,
       maxPrice: null,
-      limit: 5,
     });
     expect(nearest.map((r) => colourFeatures(r.colour)?.name)).toEqual(Array(5).fill('camel'));
+  });
+
+  it('reads the text branch from the features index, bounded by its take', async () => {
+    const { ProductsRepository } = await import('../../src/products/products.repository');
+    const repo = t.app.get(ProductsRepository, { strict: false });
+    const rows = await repo.findCandidates({
+      walks: [],
+      text: { tsquery: 'coat', near: colourFeatures('camel'), take: 15 },
+      genders: null,
+      minPrice: null,
+      maxPrice: null,
+    });
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.length).toBeLessThanOrEqual(15);
+    for (const r of rows) expect(`${r.title} ${r.category ?? ''}`.toLowerCase()).toMatch(/coat/);
   });
 });

@@ -1,0 +1,80 @@
+import { NO_AVOIDS, parseAvoids, parseShopperQuery, queryWords } from './search-query';
+import { productCategory, queryCategory, splitCompounds, titleWithoutBrand } from './search-features';
+
+describe('parseShopperQuery', () => {
+  it('reads colour words as colours, not text, and the category word as a category', () => {
+    const q = parseShopperQuery('Camel coat');
+    expect(q.colours.map((c) => c.name)).toEqual(['camel']);
+    expect(q.category).toBe('outerwear');
+    expect(q.terms).toEqual(['coat']);
+  });
+
+  it('keeps a colour phrase whole and leaves fabric words to the text', () => {
+    const q = parseShopperQuery('dusty pink linen shirt');
+    expect(q.colours.map((c) => c.name)).toEqual(['dusty pink']);
+    expect(q.terms).toEqual(['linen', 'shirt']);
+    expect(q.category).toBe('shirts');
+  });
+
+  it('knows compounds and plurals of category words', () => {
+    for (const word of ['coat', 'coats', 'overcoat', 'peacoat', 'trench', 'parka'])
+      expect(queryCategory(word)).toBe('outerwear');
+    expect(queryCategory('shirt dress')).toBe('dresses');
+    expect(queryCategory('t-shirt')).toBe('tops');
+    expect(queryCategory('laptop')).toBeNull();
+  });
+
+  it('is empty for an empty query and drops stop words', () => {
+    expect(parseShopperQuery('  ')).toEqual({ text: '', colours: [], category: null, terms: [] });
+    expect(queryWords('a coat for the winter')).toEqual(['coat', 'winter']);
+  });
+});
+
+describe('search features (TypeScript side)', () => {
+  it('takes the category from the product_type path first, then the title without the brand', () => {
+    const p = (category: string | null, title: string, designer = 'Brand') =>
+      productCategory({ category, title, designer });
+    expect(p('Apparel & Accessories > Clothing > Outerwear > Coats', 'Brand Peacoat')).toBe('outerwear');
+    expect(p('Apparel & Accessories > Clothing > Tops > T-Shirts', 'Brand Polo Shirt')).toBe('tops');
+    expect(p('Apparel & Accessories > Clothing > Pants > Jeans', 'Brand Straight Jeans')).toBe('jeans');
+    expect(p('Apparel & Accessories > Handbags, Wallets & Cases > Handbags', 'Brand Tote')).toBe('bags');
+    expect(p('Apparel & Accessories > Clothing Accessories > Scarves & Shawls', 'Brand Gloves')).toBe(
+      'accessories',
+    );
+    expect(p('5598', 'Brand Knit Dress')).toBe('dresses');
+    // A brand with a category word does not make the product that category.
+    expect(p(null, 'Coat Club Slim Jeans', 'Coat Club')).toBe('jeans');
+    expect(p(null, 'Brand Thing')).toBeNull();
+  });
+
+  it('splits compound garment words so the head word matches', () => {
+    expect(splitCompounds('Camel Overcoat')).toBe('camel overcoat coat');
+    expect(splitCompounds('peacoats and handbags')).toBe('peacoat coats and handbag bags');
+    expect(splitCompounds('coat')).toBe('coat');
+    expect(titleWithoutBrand('Black Sheep Studio Navy Coat', 'Black Sheep Studio')).toBe(' Navy Coat');
+  });
+});
+
+describe('parseAvoids', () => {
+  it('reads the profile writer\'s "Avoids ..." sentence', () => {
+    const a = parseAvoids('A warm, light palette. Colours are muted. Avoids saturated brights and black.');
+    expect(a.brights).toBe(true);
+    expect(a.prints).toBe(false);
+    expect(a.colours.map((c) => c.name)).toEqual(['black']);
+  });
+
+  it('reads prints, stripes and checks, and nothing from a profile that avoids nothing', () => {
+    const a = parseAvoids('Steers clear of busy prints, stripes and plaid.');
+    expect(a).toMatchObject({ prints: true, stripes: true, checks: true, brights: false });
+    expect(parseAvoids('A cool palette built on navy and white. Prefers clean solids.')).toEqual(NO_AVOIDS);
+  });
+});
+
+describe('search feature functions', () => {
+  it('are the ones the migration created (frozen copies must not drift)', async () => {
+    const migration = await import('../../migrations/1795700000000-SearchFeatures');
+    const features = await import('./search-features');
+    expect(migration.CATEGORY_KEY_FUNCTIONS).toEqual(features.CATEGORY_KEY_FUNCTIONS);
+    expect(migration.FEATURES_FUNCTION).toBe(features.FEATURES_FUNCTION);
+  });
+});
