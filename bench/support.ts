@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { CoreSearchProfile, CoresService } from '../src/cores/cores.service';
 import { dataSourceOptions } from '../src/database/data-source';
 import { CatalogueImportService, NumberedRow } from '../src/products/catalogue-import.service';
+import { CatalogueWriter } from '../src/products/catalogue-writer';
 import { demoProduct } from '../src/products/demo-catalogue';
 import { vocabularyColours } from '../src/products/product-colour';
 import { ProductsRepository } from '../src/products/products.repository';
@@ -34,7 +35,7 @@ export interface Services {
 export function services(ds: DataSource): Services {
   const repo = new ProductsRepository(ds);
   const noCores = {} as CoresService;
-  return { importer: new CatalogueImportService(repo), products: new ProductsService(repo, noCores) };
+  return { importer: new CatalogueImportService(new CatalogueWriter(ds)), products: new ProductsService(repo, noCores) };
 }
 
 /** A bounded set of image URLs shared by generated rows (the demo images are not needed here). */
