@@ -35,7 +35,10 @@ export interface Services {
 export function services(ds: DataSource): Services {
   const repo = new ProductsRepository(ds);
   const noCores = {} as CoresService;
-  return { importer: new CatalogueImportService(new CatalogueWriter(ds)), products: new ProductsService(repo, noCores) };
+  return {
+    importer: new CatalogueImportService(new CatalogueWriter(ds)),
+    products: new ProductsService(repo, noCores),
+  };
 }
 
 /** A bounded set of image URLs shared by generated rows (the demo images are not needed here). */

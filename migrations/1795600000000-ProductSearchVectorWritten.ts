@@ -19,7 +19,9 @@ export class ProductSearchVectorWritten1795600000000 implements MigrationInterfa
   public async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP INDEX "idx_products_search"`);
     await q.query(`ALTER TABLE "products" DROP COLUMN "search"`);
-    await q.query(`ALTER TABLE "products" ADD COLUMN "search" tsvector NOT NULL GENERATED ALWAYS AS (${SEARCH_VECTOR}) STORED`);
+    await q.query(
+      `ALTER TABLE "products" ADD COLUMN "search" tsvector NOT NULL GENERATED ALWAYS AS (${SEARCH_VECTOR}) STORED`,
+    );
     await q.query(
       `INSERT INTO "typeorm_metadata" ("type", "database", "schema", "table", "name", "value")
        VALUES ('GENERATED_COLUMN', current_database(), current_schema(), 'products', 'search', $1)`,

@@ -8,7 +8,6 @@ import { CatalogueRow, FeedFormat, formatFromName, sniffFormat, validateFeedRow 
 import { NumberedRow, readDelimited, readFirstLine, readJsonLines } from './feed-readers';
 import { ColourFeatures, colourFeatures } from './product-colour';
 import { CatalogueWriter, UpsertCounts } from './catalogue-writer';
-import { ProductImageAnalyser } from './product-image-analyser.service';
 
 /**
  * Rows per chunk: one COPY and one merge statement each (docs/decisions/0029). Large enough that a
@@ -60,6 +59,15 @@ export interface ImportOptions {
 export type { NumberedRow } from './feed-readers';
 
 /**
+ * What `--analyse-images` needs (`ProductImageAnalyser`), behind a token so that an import without it
+ * loads neither the image fetcher nor the taste engine (the CLI starts faster, docs/decisions/0029).
+ */
+export interface ImageColourAnalyser {
+  dominantColours(urls: readonly string[]): Promise<(ColourFeatures | { error: string })[]>;
+}
+export const IMAGE_COLOUR_ANALYSER = Symbol('IMAGE_COLOUR_ANALYSER');
+
+/**
  * Chunks of validated rows on their way to the catalogue: up to `concurrency` chunks are written at once
  * while the next one fills. Each chunk is sorted by id, so concurrent merges lock rows in one order. One
  * statement cannot write the same row twice, and the later row of a feed must win: a repeated id closes
@@ -106,7 +114,9 @@ class ChunkPipeline {
   }
 
   private async flush(): Promise<void> {
-    const rows = this.chunk.sort((a, b) => (a.externalId < b.externalId ? -1 : a.externalId > b.externalId ? 1 : 0));
+    const rows = this.chunk.sort((a, b) =>
+      a.externalId < b.externalId ? -1 : a.externalId > b.externalId ? 1 : 0,
+    );
     const ids = this.ids;
     this.chunk = [];
     this.ids = new Set();
@@ -137,7 +147,7 @@ export class CatalogueImportService {
 
   constructor(
     private readonly writer: CatalogueWriter,
-    @Optional() private readonly analyser?: ProductImageAnalyser,
+    @Optional() @Inject(IMAGE_COLOUR_ANALYSER) private readonly analyser?: ImageColourAnalyser,
     @Optional() @Inject(REDIS) private readonly redis?: Redis,
   ) {}
 

@@ -40,7 +40,8 @@ const COLUMNS: readonly (readonly [column: string, key: keyof ProductUpsertRow])
 const NAMES = COLUMNS.map(([c]) => c);
 /** Every column but the key: a row whose values all equal the stored ones is unchanged. */
 const FIELDS = NAMES.slice(1);
-const tuple = (ref: string, names: readonly string[]): string => `(${names.map((n) => `${ref}.${n}`).join(', ')})`;
+const tuple = (ref: string, names: readonly string[]): string =>
+  `(${names.map((n) => `${ref}.${n}`).join(', ')})`;
 
 /** One temporary staging table per chunk, dropped at its commit (typed like `products`, collation too). */
 const CREATE_STAGE = `CREATE TEMP TABLE catalogue_stage ON COMMIT DROP AS
@@ -98,7 +99,9 @@ function copyField(value: unknown): string {
   if (value === null || value === undefined) return '\\N';
   const text = typeof value === 'string' ? value : String(value);
   return /[\\\t\n\r]/.test(text)
-    ? text.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'))
+    ? text.replace(/[\\\t\n\r]/g, (c) =>
+        c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',
+      )
     : text;
 }
 
@@ -136,7 +139,9 @@ export class CatalogueWriter {
         // Imports are idempotent and re-runnable, so a chunk need not wait for its WAL flush: a crash
         // can lose only the last chunks, which the next run of the same feed writes again. The merge
         // hashes and sorts a chunk's rows: in memory, not in temporary files.
-        await client.query(`SET LOCAL synchronous_commit TO OFF; SET LOCAL work_mem = '64MB'; ${CREATE_STAGE}`);
+        await client.query(
+          `SET LOCAL synchronous_commit TO OFF; SET LOCAL work_mem = '64MB'; ${CREATE_STAGE}`,
+        );
         await pipeline(Readable.from([text]), client.query(copyFrom(COPY_STAGE)));
         const { rows: result } = await client.query<{ inserted: number; updated: number }>(MERGE);
         await client.query('COMMIT');

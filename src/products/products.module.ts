@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CoresModule } from '../cores/cores.module';
 import { StorageModule } from '../storage';
 import { TasteModule } from '../taste/taste.module';
-import { CatalogueImportService } from './catalogue-import.service';
+import { CatalogueImportService, IMAGE_COLOUR_ANALYSER } from './catalogue-import.service';
 import { CatalogueWriter } from './catalogue-writer';
 import { DemoCatalogueService } from './demo-catalogue.service';
 import { ProductImageAnalyser } from './product-image-analyser.service';
@@ -24,6 +24,7 @@ import { ProductsService } from './products.service';
     CatalogueImportService,
     DemoCatalogueService,
     ProductImageAnalyser,
+    { provide: IMAGE_COLOUR_ANALYSER, useExisting: ProductImageAnalyser },
   ],
   exports: [ProductsRepository, CatalogueWriter, CatalogueImportService, DemoCatalogueService],
 })
