@@ -44,9 +44,9 @@ const tuple = (ref: string, names: readonly string[]): string =>
   `(${names.map((n) => `${ref}.${n}`).join(', ')})`;
 
 /** One temporary staging table per chunk, dropped at its commit (typed like `products`, collation too). */
-const CREATE_STAGE = `CREATE TEMP TABLE catalogue_stage ON COMMIT DROP AS
+export const CREATE_STAGE = `CREATE TEMP TABLE catalogue_stage ON COMMIT DROP AS
   SELECT ${NAMES.join(', ')} FROM products WITH NO DATA`;
-const COPY_STAGE = `COPY catalogue_stage (${NAMES.join(', ')}) FROM STDIN`;
+export const COPY_STAGE = `COPY catalogue_stage (${NAMES.join(', ')}) FROM STDIN`;
 
 /**
  * The set-based merge of a staged chunk (docs/decisions/0029):
@@ -62,7 +62,7 @@ const COPY_STAGE = `COPY catalogue_stage (${NAMES.join(', ')}) FROM STDIN`;
  *   that a concurrent import already wrote as given untouched;
  * - `cells`: colour cells new to `colour_cells`, in cell order (the search walks that list).
  */
-const MERGE = `WITH changed AS MATERIALIZED (
+export const MERGE = `WITH changed AS MATERIALIZED (
     SELECT st.*, ${searchAttributesSql('st')} AS attributes FROM catalogue_stage st
     WHERE NOT EXISTS (SELECT 1 FROM products p WHERE p.external_id = st.external_id
       AND ${tuple('p', FIELDS)} IS NOT DISTINCT FROM ${tuple('st', FIELDS)})
