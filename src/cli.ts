@@ -1,3 +1,4 @@
+import './compile-cache';
 import 'reflect-metadata';
 import { loadConfig } from './config/configuration';
 
@@ -7,7 +8,11 @@ async function main(): Promise<void> {
   const tracing = config.tracing.enabled ? await import('./tracing') : null;
   tracing?.startTracing(config.tracing);
   const { CommandFactory } = await import('nest-commander');
-  const { CliModule } = await import('./cli/cli.module');
+  // An import without image analysis starts the import's modules only (docs/decisions/0029).
+  const importOnly = process.argv[2] === 'catalogue:import' && !process.argv.includes('--analyse-images');
+  const cliModule = importOnly
+    ? (await import('./cli/catalogue-import-cli.module')).CatalogueImportCliModule.forRoot(config)
+    : (await import('./cli/cli.module')).CliModule.forRoot(config);
   const { ensureDatabase } = await import('./database/ensure-database');
   // `npm run demo` on a bare PostgreSQL: the database must exist before the CLI module connects.
   if (['demo:bootstrap', 'catalogue:demo'].includes(process.argv[2])) await ensureDatabase(config.db.url);
@@ -16,7 +21,7 @@ async function main(): Promise<void> {
     process.stderr.write(`error: ${message}\n`);
     process.exit(1);
   };
-  await CommandFactory.run(CliModule.forRoot(config), {
+  await CommandFactory.run(cliModule, {
     logger: ['error'],
     errorHandler: fail,
     serviceErrorHandler: fail,

@@ -7,7 +7,8 @@ import { DashboardUsersModule } from '../dashboard/dashboard.module';
 import { UserCreateCommand } from '../dashboard/user-create.command';
 import { DatabaseModule } from '../database/database.module';
 import { MetricsModule } from '../metrics/metrics.module';
-import { CATALOGUE_COMMANDS } from '../products/catalogue-import.command';
+import { CatalogueDemoCommand } from '../products/catalogue-demo.command';
+import { CatalogueImportCommand } from '../products/catalogue-import.command';
 import { ProductsCatalogueModule } from '../products/products.module';
 import { RedisModule } from '../redis/redis.module';
 import { StorageModule } from '../storage';
@@ -36,7 +37,8 @@ export class CliModule {
         ...ORG_COMMANDS,
         DemoBootstrapCommand,
         UserCreateCommand,
-        ...CATALOGUE_COMMANDS,
+        CatalogueImportCommand,
+        CatalogueDemoCommand,
         ...OPS_COMMANDS,
       ],
     };

@@ -7,12 +7,18 @@ import { REDIS } from '../redis/redis.module';
 import { CatalogueRow, FeedFormat, formatFromName, sniffFormat, validateFeedRow } from './catalogue-feed';
 import { NumberedRow, readDelimited, readFirstLine, readJsonLines } from './feed-readers';
 import { ColourFeatures, colourFeatures } from './product-colour';
-import { ProductImageAnalyser } from './product-image-analyser.service';
-import { ProductsRepository, UpsertCounts } from './products.repository';
+import { CatalogueWriter, UpsertCounts } from './catalogue-writer';
 
-const IMPORT_BATCH_SIZE = 1000;
-/** Batches written at once (measured best on 2 cores: 3, while the next batch is parsed). */
-const WRITE_CONCURRENCY = 3;
+/**
+ * Rows per chunk: one COPY and one merge statement each (docs/decisions/0029). Large enough that a
+ * product's variants mostly share a chunk (their description's search vector is computed once per
+ * chunk), small enough that the last chunk's merge, which nothing overlaps, stays short.
+ */
+const IMPORT_CHUNK_SIZE = 5000;
+/** Chunks merged at once while the next one is parsed (one PostgreSQL backend each; 2 cores here). */
+const WRITE_CONCURRENCY = 2;
+/** Rows per chunk with `--analyse-images`: every image is fetched first, so progress shows sooner. */
+const ANALYSED_CHUNK_SIZE = 1000;
 /** Rejections listed in the summary; `rejected` still counts every one. */
 const MAX_LISTED_REJECTIONS = 10_000;
 
@@ -45,6 +51,7 @@ export interface ImportProgress {
 
 export interface ImportOptions {
   format?: FeedFormat;
+  /** Rows per chunk (default 5000; 1000 with `analyseImages`). */
   batchSize?: number;
   onProgress?: (progress: ImportProgress) => void;
   /** Fetch each product image (SSRF-safe) and take its colour from the image, not the feed text. */
@@ -54,17 +61,95 @@ export interface ImportOptions {
 export type { NumberedRow } from './feed-readers';
 
 /**
+ * What `--analyse-images` needs (`ProductImageAnalyser`), behind a token so that an import without it
+ * loads neither the image fetcher nor the taste engine (the CLI starts faster, docs/decisions/0029).
+ */
+export interface ImageColourAnalyser {
+  dominantColours(urls: readonly string[]): Promise<(ColourFeatures | { error: string })[]>;
+}
+export const IMAGE_COLOUR_ANALYSER = Symbol('IMAGE_COLOUR_ANALYSER');
+
+/**
+ * Chunks of validated rows on their way to the catalogue: up to `concurrency` chunks are written at once
+ * while the next one fills. Each chunk is sorted by id, so concurrent merges lock rows in one order. One
+ * statement cannot write the same row twice, and the later row of a feed must win: a repeated id closes
+ * the current chunk, and a row whose id is in a chunk still being written waits for that chunk.
+ */
+class ChunkPipeline {
+  private chunk: CatalogueRow[] = [];
+  private ids = new Set<string>();
+  private readonly inFlight: { done: Promise<void>; ids: Set<string> }[] = [];
+  private firstError: unknown;
+
+  constructor(
+    private readonly write: (rows: CatalogueRow[]) => Promise<UpsertCounts>,
+    private readonly summary: ImportSummary,
+    private readonly chunkSize: number,
+    private readonly concurrency: number,
+  ) {}
+
+  /** Adds a row; true when it completed a chunk (which is now being written). */
+  async add(row: CatalogueRow): Promise<boolean> {
+    this.rethrow();
+    if (this.ids.has(row.externalId)) await this.flush();
+    while (this.inFlight.some((f) => f.ids.has(row.externalId))) await this.drainOne();
+    this.chunk.push(row);
+    this.ids.add(row.externalId);
+    if (this.chunk.length < this.chunkSize) return false;
+    await this.flush();
+    return true;
+  }
+
+  /** Writes the last chunk and waits for every chunk; throws the first write error. */
+  async finish(): Promise<void> {
+    if (this.chunk.length > 0) await this.flush();
+    while (this.inFlight.length > 0) await this.drainOne();
+    this.rethrow();
+  }
+
+  private rethrow(): void {
+    if (this.firstError !== undefined) throw this.firstError;
+  }
+
+  private async drainOne(): Promise<void> {
+    await this.inFlight.shift()?.done;
+  }
+
+  private async flush(): Promise<void> {
+    const rows = this.chunk.sort((a, b) =>
+      a.externalId < b.externalId ? -1 : a.externalId > b.externalId ? 1 : 0,
+    );
+    const ids = this.ids;
+    this.chunk = [];
+    this.ids = new Set();
+    while (this.inFlight.length >= this.concurrency) await this.drainOne();
+    const done = this.write(rows).then(
+      ({ inserted, updated, unchanged }) => {
+        this.summary.inserted += inserted;
+        this.summary.updated += updated;
+        this.summary.unchanged += unchanged;
+      },
+      (err: unknown) => {
+        this.firstError ??= err;
+      },
+    );
+    this.inFlight.push({ done, ids });
+  }
+}
+
+/**
  * Streams a Google Merchant Center feed (CSV, TSV or JSON lines) into the catalogue: rows are validated
- * one by one and upserted by feed id in batches, one statement per batch; the file is never held in
- * memory. While one batch is written, the next one is parsed.
+ * one by one and written by feed id in chunks, each copied into a staging table and merged in one
+ * statement (`CatalogueWriter`); the file is never held in memory. While chunks are merged, the next one
+ * is parsed.
  */
 @Injectable()
 export class CatalogueImportService {
   private readonly logger = new Logger(CatalogueImportService.name);
 
   constructor(
-    private readonly repo: ProductsRepository,
-    @Optional() private readonly analyser?: ProductImageAnalyser,
+    private readonly writer: CatalogueWriter,
+    @Optional() @Inject(IMAGE_COLOUR_ANALYSER) private readonly analyser?: ImageColourAnalyser,
     @Optional() @Inject(REDIS) private readonly redis?: Redis,
   ) {}
 
@@ -88,12 +173,15 @@ export class CatalogueImportService {
     }
   }
 
-  /** Adds the colour features to validated feed rows and upserts them in one statement. */
+  /**
+   * Adds the colour features to validated feed rows (from the feed colour through `colourFeatures`, which
+   * caches each distinct value, or from the analysed image) and writes them as one chunk.
+   */
   async upsertRows(
     rows: readonly CatalogueRow[],
     imageColours?: readonly (ColourFeatures | null)[],
   ): Promise<UpsertCounts> {
-    return this.repo.upsertBatch(
+    return this.writer.writeChunk(
       rows.map((row, i) => {
         const colour = imageColours?.[i] ?? colourFeatures(row.colour);
         return Object.assign(row, {
@@ -140,55 +228,20 @@ export class CatalogueImportService {
     });
   }
 
-  /** Validates and upserts rows from any source (the file reader, the demo catalogue, benchmarks). */
+  /** Validates and writes rows from any source (the file reader, the demo catalogue, benchmarks). */
   async importRows(rows: AsyncIterable<NumberedRow>, opts: ImportOptions = {}): Promise<ImportSummary> {
-    const batchSize = opts.batchSize ?? IMPORT_BATCH_SIZE;
     const summary: ImportSummary = { inserted: 0, updated: 0, unchanged: 0, rejected: 0, rejections: [] };
     const reject = (line: number, reason: string): void => {
       summary.rejected += 1;
       if (summary.rejections.length < MAX_LISTED_REJECTIONS) summary.rejections.push({ line, reason });
       else summary.rejectionsTruncated = true;
     };
-    let batch: CatalogueRow[] = [];
-    let ids = new Set<string>();
-    // Up to WRITE_CONCURRENCY batches are written at once (PostgreSQL computes the search vectors on
-    // one core per connection), while the next batch is parsed. Each batch is sorted by id, so
-    // concurrent upserts lock rows in one order; an id already in a batch being written waits for it,
-    // so the later row in the file always wins.
-    const inFlight: { done: Promise<void>; ids: Set<string> }[] = [];
+    const write = opts.analyseImages
+      ? async (chunk: CatalogueRow[]) => this.upsertRows(chunk, await this.imageColours(chunk, summary))
+      : (chunk: CatalogueRow[]) => this.upsertRows(chunk);
+    const chunkSize = opts.batchSize ?? (opts.analyseImages ? ANALYSED_CHUNK_SIZE : IMPORT_CHUNK_SIZE);
+    const chunks = new ChunkPipeline(write, summary, chunkSize, WRITE_CONCURRENCY);
     let seen = 0;
-    let firstError: unknown;
-    const drainOne = async (): Promise<void> => {
-      const oldest = inFlight.shift();
-      if (oldest) await oldest.done;
-    };
-    const flush = async (): Promise<void> => {
-      const current = batch.sort((a, b) =>
-        a.externalId < b.externalId ? -1 : a.externalId > b.externalId ? 1 : 0,
-      );
-      const currentIds = ids;
-      batch = [];
-      ids = new Set();
-      while (inFlight.length >= WRITE_CONCURRENCY) await drainOne();
-      const colours = opts.analyseImages ? this.imageColours(current, summary) : Promise.resolve(undefined);
-      const done = colours
-        .then((c) => this.upsertRows(current, c))
-        .then(
-          ({ inserted, updated, unchanged }) => {
-            summary.inserted += inserted;
-            summary.updated += updated;
-            summary.unchanged += unchanged;
-          },
-          (err: unknown) => {
-            firstError ??= err;
-          },
-        );
-      inFlight.push({ done, ids: currentIds });
-    };
-    const rethrow = (): void => {
-      if (firstError !== undefined) throw firstError;
-    };
-
     for await (const item of rows) {
       seen += 1;
       if ('error' in item) {
@@ -200,23 +253,11 @@ export class CatalogueImportService {
         reject(item.line, result.reason);
         continue;
       }
-      rethrow();
-      // One statement cannot update the same row twice: a repeated id starts a new batch, and waits
-      // for any batch being written that holds it.
-      if (ids.has(result.row.externalId)) await flush();
-      while (inFlight.some((f) => f.ids.has(result.row.externalId))) await drainOne();
-      batch.push(result.row);
-      ids.add(result.row.externalId);
-      if (batch.length >= batchSize) {
-        await flush();
-        opts.onProgress?.({ bytesRead: 0, totalBytes: 0, rows: seen });
-      }
+      if (await chunks.add(result.row)) opts.onProgress?.({ bytesRead: 0, totalBytes: 0, rows: seen });
     }
-    if (batch.length > 0) await flush();
-    while (inFlight.length > 0) await drainOne();
-    rethrow();
+    await chunks.finish();
     // The search's colour walk reads an index-only scan: it needs the visibility map and fresh statistics.
-    if (summary.inserted + summary.updated > 0) await this.repo.prepareForSearch();
+    if (summary.inserted + summary.updated > 0) await this.writer.prepareForSearch();
     opts.onProgress?.({ bytesRead: 0, totalBytes: 0, rows: seen });
     await this.recordMetrics(summary);
     return summary;

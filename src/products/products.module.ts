@@ -3,7 +3,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CoresModule } from '../cores/cores.module';
 import { StorageModule } from '../storage';
 import { TasteModule } from '../taste/taste.module';
-import { CatalogueImportService } from './catalogue-import.service';
+import { CatalogueImportService, IMAGE_COLOUR_ANALYSER } from './catalogue-import.service';
+import { CatalogueWriter } from './catalogue-writer';
 import { DemoCatalogueService } from './demo-catalogue.service';
 import { ProductImageAnalyser } from './product-image-analyser.service';
 import { ColourCellEntity, ProductEntity } from './product.entity';
@@ -17,8 +18,15 @@ import { ProductsService } from './products.service';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([ProductEntity, ColourCellEntity]), StorageModule, TasteModule],
-  providers: [ProductsRepository, CatalogueImportService, DemoCatalogueService, ProductImageAnalyser],
-  exports: [ProductsRepository, CatalogueImportService, DemoCatalogueService],
+  providers: [
+    ProductsRepository,
+    CatalogueWriter,
+    CatalogueImportService,
+    DemoCatalogueService,
+    ProductImageAnalyser,
+    { provide: IMAGE_COLOUR_ANALYSER, useExisting: ProductImageAnalyser },
+  ],
+  exports: [ProductsRepository, CatalogueWriter, CatalogueImportService, DemoCatalogueService],
 })
 export class ProductsCatalogueModule {}
 

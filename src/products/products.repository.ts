@@ -6,13 +6,6 @@ import type { CatalogueRow } from './catalogue-feed';
 import type { ProductGender } from './product.entity';
 import type { Oklab } from './product-ranking';
 
-/** What one batch upsert did: rows new to the catalogue, rows changed, rows already as given. */
-export interface UpsertCounts {
-  inserted: number;
-  updated: number;
-  unchanged: number;
-}
-
 /** A validated feed row plus its derived colour features. */
 export interface ProductUpsertRow extends CatalogueRow {
   colourL: number | null;
@@ -95,84 +88,7 @@ const CANDIDATE_COLUMNS = `s.id, s.external_id AS "externalId", s.title, s.desig
 export class ProductsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /**
-   * One statement for the whole batch: `INSERT ... SELECT FROM unnest(...) ON CONFLICT (external_id) DO
-   * UPDATE`, and the batch's colour cells not yet in `colour_cells` added from its RETURNING rows (this
-   * is the only writer of products, so the cell list stays complete). Column arrays, not one JSON
-   * document: PostgreSQL parses a JSON parameter twice (`json_in`, then `json_to_recordset`), about
-   * 8 µs a row against 2 µs for the arrays. External ids must be distinct within a batch. `xmax = 0`
-   * tells inserted rows from updated ones. A row whose fields all equal the stored ones is left alone
-   * (no new row version, tsvector or index entries): re-importing a daily feed rewrites only what
-   * changed, and the rows RETURNING leaves out are the unchanged ones.
-   */
-  async upsertBatch(rows: readonly ProductUpsertRow[]): Promise<UpsertCounts> {
-    if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
-    const col = <K extends keyof ProductUpsertRow>(key: K): ProductUpsertRow[K][] => rows.map((r) => r[key]);
-    // Imports are idempotent and re-runnable, so a batch need not wait for its WAL flush: a crash can
-    // lose only the last batches, which the next run of the same feed writes again.
-    const result: { inserted: boolean }[] = await this.db.transaction(async (m) => {
-      await m.query('SET LOCAL synchronous_commit TO OFF');
-      return m.query(
-        `WITH upserted AS (
-         INSERT INTO products (external_id, title, designer, description, price, currency, url, media_url,
-           media_url_alt, gender, colour, material, pattern, category, availability,
-           colour_l, colour_a, colour_b, colour_family)
-         SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::text[], $5::numeric[],
-           $6::varchar[], $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[],
-           $12::varchar[], $13::varchar[], $14::varchar[], $15::varchar[], $16::real[], $17::real[],
-           $18::real[], $19::varchar[])
-         ON CONFLICT (external_id) DO UPDATE SET
-           title = EXCLUDED.title, designer = EXCLUDED.designer, description = EXCLUDED.description,
-           price = EXCLUDED.price, currency = EXCLUDED.currency, url = EXCLUDED.url,
-           media_url = EXCLUDED.media_url, media_url_alt = EXCLUDED.media_url_alt, gender = EXCLUDED.gender,
-           colour = EXCLUDED.colour, material = EXCLUDED.material, pattern = EXCLUDED.pattern,
-           category = EXCLUDED.category, availability = EXCLUDED.availability,
-           colour_l = EXCLUDED.colour_l, colour_a = EXCLUDED.colour_a, colour_b = EXCLUDED.colour_b,
-           colour_family = EXCLUDED.colour_family, updated_at = now()
-         WHERE (products.title, products.designer, products.description, products.price, products.currency,
-           products.url, products.media_url, products.media_url_alt, products.gender, products.colour,
-           products.material, products.pattern, products.category, products.availability, products.colour_l,
-           products.colour_a, products.colour_b, products.colour_family)
-           IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.designer, EXCLUDED.description, EXCLUDED.price,
-           EXCLUDED.currency, EXCLUDED.url, EXCLUDED.media_url, EXCLUDED.media_url_alt, EXCLUDED.gender,
-           EXCLUDED.colour, EXCLUDED.material, EXCLUDED.pattern, EXCLUDED.category, EXCLUDED.availability,
-           EXCLUDED.colour_l, EXCLUDED.colour_a, EXCLUDED.colour_b, EXCLUDED.colour_family)
-         RETURNING (xmax = 0) AS inserted, colour_cell
-       ), cells AS (
-         -- In cell order, so that concurrent batches adding the same new cells lock them in one order.
-         INSERT INTO colour_cells (cell, centre)
-         SELECT c.cell, colour_cell_centre(c.cell)
-         FROM (SELECT DISTINCT u.colour_cell AS cell FROM upserted u WHERE u.colour_cell IS NOT NULL) c
-         ORDER BY c.cell
-         ON CONFLICT (cell) DO NOTHING
-       )
-       SELECT inserted FROM upserted`,
-        [
-          col('externalId'),
-          col('title'),
-          col('designer'),
-          col('description'),
-          col('price'),
-          col('currency'),
-          col('url'),
-          col('mediaUrl'),
-          col('mediaUrlAlt'),
-          col('gender'),
-          col('colour'),
-          col('material'),
-          col('pattern'),
-          col('category'),
-          col('availability'),
-          col('colourL'),
-          col('colourA'),
-          col('colourB'),
-          col('colourFamily'),
-        ],
-      );
-    });
-    const inserted = result.filter((r) => r.inserted).length;
-    return { inserted, updated: result.length - inserted, unchanged: rows.length - result.length };
-  }
+
 
   /**
    * The candidate set of one search in one statement (docs/decisions/0028): each walk takes the grid
@@ -187,15 +103,6 @@ export class ProductsRepository {
     const query = candidateQuery(plan);
     if (!query) return [];
     return onReplica(this.db, (r) => r.query(query.text, query.params));
-  }
-
-  /**
-   * After a catalogue write: VACUUM sets the visibility map, so the colour walk's index-only scan reads
-   * no heap page (docs/decisions/0028), and ANALYZE refreshes the statistics its plan rests on. Cheap
-   * after a load (it reads the new pages once); runs outside any transaction.
-   */
-  async prepareForSearch(): Promise<void> {
-    await this.db.query('VACUUM (ANALYZE) products, colour_cells');
   }
 
   /**

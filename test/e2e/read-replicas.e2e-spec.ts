@@ -3,7 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../../src/audit/audit.service';
 import { dataSourceOptions } from '../../src/database/data-source';
-import { ProductsRepository } from '../../src/products/products.repository';
+import { CatalogueWriter } from '../../src/products/catalogue-writer';
 import { createOrgWithKey, OrgWithKey, startTestApp, TestApp } from '../support/app';
 import { colourPng, createReadyCore, waitForCore } from '../support/cores';
 import { ReplicatedCluster, startReplicatedCluster } from '../support/pg-replica';
@@ -72,7 +72,7 @@ describe('read replicas (e2e, a real PostgreSQL streaming replica)', () => {
     await cluster.catchUp();
     await pauseReplay();
     try {
-      await t.app.get(ProductsRepository).upsertBatch([
+      await t.app.get(CatalogueWriter).writeChunk([
         {
           externalId: `replica-probe-${Date.now()}`,
           title: probe,

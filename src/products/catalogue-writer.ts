@@ -1,0 +1,166 @@
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { DataSource } from 'typeorm';
+import { searchAttributesSql, searchVectorSql } from './product.entity';
+import type { ProductUpsertRow } from './products.repository';
+
+/** What one chunk's merge did: rows new to the catalogue, rows changed, rows already as given. */
+export interface UpsertCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
+/** The catalogue columns a feed row writes, in COPY order, with the row field each comes from. */
+const COLUMNS: readonly (readonly [column: string, key: keyof ProductUpsertRow])[] = [
+  ['external_id', 'externalId'],
+  ['title', 'title'],
+  ['designer', 'designer'],
+  ['description', 'description'],
+  ['price', 'price'],
+  ['currency', 'currency'],
+  ['url', 'url'],
+  ['media_url', 'mediaUrl'],
+  ['media_url_alt', 'mediaUrlAlt'],
+  ['gender', 'gender'],
+  ['colour', 'colour'],
+  ['material', 'material'],
+  ['pattern', 'pattern'],
+  ['category', 'category'],
+  ['availability', 'availability'],
+  ['colour_l', 'colourL'],
+  ['colour_a', 'colourA'],
+  ['colour_b', 'colourB'],
+  ['colour_family', 'colourFamily'],
+];
+const NAMES = COLUMNS.map(([c]) => c);
+/** Every column but the key: a row whose values all equal the stored ones is unchanged. */
+const FIELDS = NAMES.slice(1);
+const tuple = (ref: string, names: readonly string[]): string =>
+  `(${names.map((n) => `${ref}.${n}`).join(', ')})`;
+
+/** One temporary staging table per chunk, dropped at its commit (typed like `products`, collation too). */
+export const CREATE_STAGE = `CREATE TEMP TABLE catalogue_stage ON COMMIT DROP AS
+  SELECT ${NAMES.join(', ')} FROM products WITH NO DATA`;
+export const COPY_STAGE = `COPY catalogue_stage (${NAMES.join(', ')}) FROM STDIN`;
+
+/**
+ * The set-based merge of a staged chunk (docs/decisions/0029):
+ * - `changed`: staged rows that are new or differ from the stored row (an unchanged row costs one index
+ *   probe and is never rewritten, so a re-import of the same feed leaves it untouched);
+ * - `descriptions`, `vectors`: the weighted search vector (`searchVectorSql`) computed once per distinct
+ *   text, not per row: the description's part once per distinct description, the whole vector once per
+ *   distinct (title, designer, colour/material/pattern/category text, description). A product's sizes
+ *   share all of them, and `to_tsvector` is most of a row's cost. The result is the same tsvector as
+ *   computing it row by row. MATERIALIZED, or the planner pulls the subqueries up and computes the
+ *   vectors again for every row;
+ * - the upsert, in key order so that concurrent merges lock rows in one order; its `WHERE` leaves a row
+ *   that a concurrent import already wrote as given untouched;
+ * - `cells`: colour cells new to `colour_cells`, in cell order (the search walks that list).
+ */
+export const MERGE = `WITH changed AS MATERIALIZED (
+    SELECT st.*, ${searchAttributesSql('st')} AS attributes FROM catalogue_stage st
+    WHERE NOT EXISTS (SELECT 1 FROM products p WHERE p.external_id = st.external_id
+      AND ${tuple('p', FIELDS)} IS NOT DISTINCT FROM ${tuple('st', FIELDS)})
+  ), descriptions AS MATERIALIZED (
+    SELECT d.description, setweight(to_tsvector('english'::regconfig, d.description), 'D') AS vector
+    FROM (SELECT DISTINCT description FROM changed) d
+  ), vectors AS MATERIALIZED (
+    SELECT t.title, t.designer, t.attributes, t.description,
+      ${searchVectorSql('t', 'd.vector', 't.attributes')} AS vector
+    FROM (SELECT DISTINCT title, designer, attributes, description FROM changed) t
+    JOIN descriptions d ON d.description = t.description
+  ), upserted AS (
+    INSERT INTO products (${NAMES.join(', ')}, search)
+    SELECT ${NAMES.map((n) => `c.${n}`).join(', ')}, v.vector
+    FROM changed c JOIN vectors v ON v.title = c.title AND v.designer = c.designer
+      AND v.attributes = c.attributes AND v.description = c.description
+    ORDER BY c.external_id
+    ON CONFLICT (external_id) DO UPDATE SET
+      ${FIELDS.map((n) => `${n} = EXCLUDED.${n}`).join(', ')}, search = EXCLUDED.search, updated_at = now()
+    WHERE ${tuple('products', FIELDS)} IS DISTINCT FROM ${tuple('EXCLUDED', FIELDS)}
+    RETURNING (xmax = 0) AS inserted, colour_cell
+  ), cells AS (
+    INSERT INTO colour_cells (cell, centre)
+    SELECT c.cell, colour_cell_centre(c.cell)
+    FROM (SELECT DISTINCT u.colour_cell AS cell FROM upserted u WHERE u.colour_cell IS NOT NULL) c
+    ORDER BY c.cell
+    ON CONFLICT (cell) DO NOTHING
+  )
+  SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated
+  FROM upserted`;
+
+/** A field in COPY's text format: `\N` for null; backslash, tab, line feed and carriage return escaped. */
+function copyField(value: unknown): string {
+  if (value === null || value === undefined) return '\\N';
+  const text = typeof value === 'string' ? value : String(value);
+  return /[\\\t\n\r]/.test(text)
+    ? text.replace(/[\\\t\n\r]/g, (c) =>
+        c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',
+      )
+    : text;
+}
+
+/** Rows as COPY text, one line each. */
+export function copyText(rows: readonly ProductUpsertRow[]): string {
+  let out = '';
+  for (const row of rows) {
+    let line = copyField(row[COLUMNS[0][1]]);
+    for (let i = 1; i < COLUMNS.length; i += 1) line += '\t' + copyField(row[COLUMNS[i][1]]);
+    out += line + '\n';
+  }
+  return out;
+}
+
+/**
+ * The catalogue's write path (the only writer of `products` and `colour_cells`): each chunk of feed rows
+ * is copied into a temporary staging table and merged into the catalogue by one set-based statement, in
+ * one transaction. A search sees a chunk whole or not at all, with its search vector, colour cell and
+ * cell listing in place; an interrupted import leaves whole chunks and no staging table behind (it is
+ * temporary: dropped at commit, and with the session when a process dies), and running the feed again
+ * completes it. External ids must be distinct within a chunk.
+ */
+@Injectable()
+export class CatalogueWriter {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async writeChunk(rows: readonly ProductUpsertRow[]): Promise<UpsertCounts> {
+    if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
+    const text = copyText(rows);
+    const runner = this.db.createQueryRunner('master');
+    const client = (await runner.connect()) as PoolClient;
+    try {
+      await client.query('BEGIN');
+      try {
+        // Imports are idempotent and re-runnable, so a chunk need not wait for its WAL flush: a crash
+        // can lose only the last chunks, which the next run of the same feed writes again. The merge
+        // hashes and sorts a chunk's rows: in memory, not in temporary files.
+        await client.query(
+          `SET LOCAL synchronous_commit TO OFF; SET LOCAL work_mem = '64MB'; ${CREATE_STAGE}`,
+        );
+        await pipeline(Readable.from([text]), client.query(copyFrom(COPY_STAGE)));
+        const { rows: result } = await client.query<{ inserted: number; updated: number }>(MERGE);
+        await client.query('COMMIT');
+        const { inserted, updated } = result[0];
+        return { inserted, updated, unchanged: rows.length - inserted - updated };
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /**
+   * After a catalogue write: VACUUM sets the visibility map, so the colour walk's index-only scan reads
+   * no heap page (docs/decisions/0028), and ANALYZE refreshes the statistics its plan rests on. Cheap
+   * after a load (it reads the new pages once); runs outside any transaction.
+   */
+  async prepareForSearch(): Promise<void> {
+    await this.db.query('VACUUM (ANALYZE) products, colour_cells');
+  }}
