@@ -1,9 +1,48 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Module } from '@nestjs/common';
+import { Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { LoggerModule } from 'nestjs-pino';
+import pino from 'pino';
 import { AllConfig } from '../config/configuration';
+
+/** The log destination (null when the level is `silent`: nothing is written). */
+const LOG_DESTINATION = Symbol('LOG_DESTINATION');
+type LogDestination = ReturnType<typeof pino.destination> | null;
+
+/** Writes what is still buffered when the application closes (and pino flushes again at process exit). */
+@Injectable()
+class LogFlusher implements OnApplicationShutdown {
+  constructor(@Inject(LOG_DESTINATION) private readonly destination: LogDestination) {}
+  onApplicationShutdown(): void {
+    try {
+      this.destination?.flushSync();
+    } catch {
+      // already closed, or stdout gone: nothing left to write to
+    }
+  }
+}
+
+/**
+ * stdout through sonic-boom in asynchronous mode (docs/decisions/0026-lean-request-path.md): a log
+ * line never blocks the request that wrote it, lines written while a write is in flight go out together,
+ * and whatever is buffered is flushed synchronously when the application closes and at process exit.
+ */
+@Module({
+  providers: [
+    {
+      provide: LOG_DESTINATION,
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<AllConfig, true>): LogDestination =>
+        config.get('app', { infer: true }).logLevel === 'silent'
+          ? null
+          : pino.destination({ dest: 1, sync: false }),
+    },
+    LogFlusher,
+  ],
+  exports: [LOG_DESTINATION],
+})
+class LogDestinationModule {}
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const KEY_IN_TEXT = /tpk_[0-9A-Za-z]+/g;
@@ -21,33 +60,33 @@ export function requestId(req: IncomingMessage & { id?: unknown }, res: ServerRe
 @Module({
   imports: [
     LoggerModule.forRootAsync({
-      inject: [ConfigService],
-      useFactory: (config: ConfigService<AllConfig, true>) => {
+      imports: [LogDestinationModule],
+      inject: [ConfigService, LOG_DESTINATION],
+      useFactory: (config: ConfigService<AllConfig, true>, destination: LogDestination) => {
         const app = config.get('app', { infer: true });
-        return {
-          pinoHttp: {
-            level: app.logLevel,
-            genReqId: requestId,
-            redact: {
-              paths: [
-                'req.headers.authorization',
-                'req.headers.cookie',
-                'req.headers["x-csrf-token"]',
-                'res.headers["set-cookie"]',
-              ],
-              censor: '[redacted]',
-            },
-            serializers: {
-              req: (req: { id: string; method: string; url: string; headers: Record<string, unknown> }) => ({
-                id: req.id,
-                method: req.method,
-                url: String(req.url).replace(KEY_IN_TEXT, 'tpk_[redacted]'),
-                headers: req.headers,
-              }),
-            },
-            autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health/') },
+        const options = {
+          level: app.logLevel,
+          genReqId: requestId,
+          redact: {
+            paths: [
+              'req.headers.authorization',
+              'req.headers.cookie',
+              'req.headers["x-csrf-token"]',
+              'res.headers["set-cookie"]',
+            ],
+            censor: '[redacted]',
           },
+          serializers: {
+            req: (req: { id: string; method: string; url: string; headers: Record<string, unknown> }) => ({
+              id: req.id,
+              method: req.method,
+              url: String(req.url).replace(KEY_IN_TEXT, 'tpk_[redacted]'),
+              headers: req.headers,
+            }),
+          },
+          autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health/') },
         };
+        return { pinoHttp: destination ? [options, destination] : options };
       },
     }),
   ],
