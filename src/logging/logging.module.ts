@@ -23,10 +23,17 @@ class LogFlusher implements OnApplicationShutdown {
   }
 }
 
+/** Lines are written in batches of about this many bytes... */
+const LOG_BATCH_BYTES = 4096;
+/** ...or after this long, whichever comes first. */
+const LOG_FLUSH_MS = 100;
+
 /**
  * stdout through sonic-boom in asynchronous mode (docs/decisions/0026-lean-request-path.md): a log
- * line never blocks the request that wrote it, lines written while a write is in flight go out together,
- * and whatever is buffered is flushed synchronously when the application closes and at process exit.
+ * line never blocks the request that wrote it; lines are written in batches of about 4 KB (one write
+ * for about ten request lines under load) and at most 100 ms after they were logged; whatever is
+ * buffered is flushed synchronously when the application closes and at process exit (a SIGKILL loses
+ * at most the last 100 ms).
  */
 @Module({
   providers: [
@@ -36,13 +43,33 @@ class LogFlusher implements OnApplicationShutdown {
       useFactory: (config: ConfigService<AllConfig, true>): LogDestination =>
         config.get('app', { infer: true }).logLevel === 'silent'
           ? null
-          : pino.destination({ dest: 1, sync: false }),
+          : pino.destination({
+              dest: 1,
+              sync: false,
+              minLength: LOG_BATCH_BYTES,
+              periodicFlush: LOG_FLUSH_MS,
+            }),
     },
     LogFlusher,
   ],
   exports: [LOG_DESTINATION],
 })
 class LogDestinationModule {}
+
+const REDACTED = '[redacted]';
+const REQUEST_SECRET_HEADERS = ['authorization', 'cookie', 'x-csrf-token'];
+const RESPONSE_SECRET_HEADERS = ['set-cookie'];
+
+/** The headers with the secret ones replaced by `[redacted]` (a copy only when there is one). */
+function withoutSecrets(
+  headers: Record<string, unknown> | undefined,
+  secret: readonly string[],
+): Record<string, unknown> | undefined {
+  if (!headers || !secret.some((name) => headers[name] !== undefined)) return headers;
+  const copy = { ...headers };
+  for (const name of secret) if (copy[name] !== undefined) copy[name] = REDACTED;
+  return copy;
+}
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const KEY_IN_TEXT = /tpk_[0-9A-Za-z]+/g;
@@ -67,21 +94,17 @@ export function requestId(req: IncomingMessage & { id?: unknown }, res: ServerRe
         const options = {
           level: app.logLevel,
           genReqId: requestId,
-          redact: {
-            paths: [
-              'req.headers.authorization',
-              'req.headers.cookie',
-              'req.headers["x-csrf-token"]',
-              'res.headers["set-cookie"]',
-            ],
-            censor: '[redacted]',
-          },
+          // Secrets are replaced in the serializers (no per-line redaction pass over a cloned object).
           serializers: {
             req: (req: { id: string; method: string; url: string; headers: Record<string, unknown> }) => ({
               id: req.id,
               method: req.method,
               url: String(req.url).replace(KEY_IN_TEXT, 'tpk_[redacted]'),
-              headers: req.headers,
+              headers: withoutSecrets(req.headers, REQUEST_SECRET_HEADERS),
+            }),
+            res: (res: { statusCode: number; headers: Record<string, unknown> }) => ({
+              statusCode: res.statusCode,
+              headers: withoutSecrets(res.headers, RESPONSE_SECRET_HEADERS),
             }),
           },
           autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health/') },
