@@ -8,7 +8,14 @@ import { OrganizationEntity } from '../organizations/organization.entity';
 import { REDIS } from '../redis/redis.module';
 import { ApiKeyCache, KEY_REVOKED_CHANNEL } from './api-key-cache';
 import { ApiKeyEntity } from './api-key.entity';
-import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey, sameDigest } from './api-key.format';
+import {
+  displayPrefix,
+  generateApiKey,
+  hashApiKey,
+  isWellFormedApiKey,
+  KEY_LENGTH,
+  sameDigest,
+} from './api-key.format';
 import { ApiKeysRepository } from './api-keys.repository';
 import { OrgContext } from './org-context';
 
@@ -49,13 +56,15 @@ export class ApiKeysService {
    * is refused on the next request in every process (docs/decisions/0026-lean-request-path.md).
    */
   async authenticate(rawKey: string): Promise<OrgContext> {
-    if (!isWellFormedApiKey(rawKey)) throw new UnauthorizedException('Invalid API key.');
+    if (rawKey.length !== KEY_LENGTH) throw new UnauthorizedException('Invalid API key.');
     const keyHash = hashApiKey(rawKey, this.pepper);
+    // A hit is the hash of a stored key, so the key is well formed: the checksum is checked on a miss.
     const cached = this.cache.get(keyHash);
     if (cached) {
       this.noteUsed(cached.apiKeyId as string);
       return cached;
     }
+    if (!isWellFormedApiKey(rawKey)) throw new UnauthorizedException('Invalid API key.');
 
     const since = this.cache.begin();
     const row = await this.repo.findByHashWithOrg(keyHash);

@@ -4,6 +4,7 @@ import { Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/commo
 import { ConfigService } from '@nestjs/config';
 import { LoggerModule } from 'nestjs-pino';
 import pino from 'pino';
+import { STATIC_SECURITY_HEADERS } from '../common/security-headers';
 import { AllConfig } from '../config/configuration';
 
 /** The log destination (null when the level is `silent`: nothing is written). */
@@ -71,6 +72,20 @@ function withoutSecrets(
   return copy;
 }
 
+/**
+ * A response's headers for the log: without the security headers every response carries (half a
+ * kilobyte of the same text on every line) and with `set-cookie` redacted.
+ */
+function responseHeaders(headers: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!headers) return headers;
+  const logged: Record<string, unknown> = {};
+  for (const name in headers) {
+    if (STATIC_SECURITY_HEADERS.has(name)) continue;
+    logged[name] = RESPONSE_SECRET_HEADERS.includes(name) ? REDACTED : headers[name];
+  }
+  return logged;
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const KEY_IN_TEXT = /tpk_[0-9A-Za-z]+/g;
 
@@ -104,7 +119,7 @@ export function requestId(req: IncomingMessage & { id?: unknown }, res: ServerRe
             }),
             res: (res: { statusCode: number; headers: Record<string, unknown> }) => ({
               statusCode: res.statusCode,
-              headers: withoutSecrets(res.headers, RESPONSE_SECRET_HEADERS),
+              headers: responseHeaders(res.headers),
             }),
           },
           autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health/') },
