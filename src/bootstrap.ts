@@ -88,6 +88,8 @@ export function configureApp(app: INestApplication & NestExpressApplication, con
   app.useLogger(new StartupQuietLogger(app.get(Logger)));
   app.set('trust proxy', config.ops.trustProxy);
   app.disable('x-powered-by');
+  // No ETag: a hash of every JSON body that no API client of ours sends back (If-None-Match).
+  app.set('etag', false);
   app.use(app.get(MetricsService).httpMiddleware());
   app.use(securityHeaders(config));
   // Before the body parser, so even a malformed or oversized body gets a request id.

@@ -1,11 +1,21 @@
-import { Injectable, Logger, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import { Inject, Injectable, Logger, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import type Redis from 'ioredis';
 import { AuditService } from '../audit/audit.service';
 import { AllConfig } from '../config/configuration';
 import { isUuid } from '../database/pg-errors';
 import { OrganizationEntity } from '../organizations/organization.entity';
+import { REDIS } from '../redis/redis.module';
+import { ApiKeyCache, KEY_REVOKED_CHANNEL } from './api-key-cache';
 import { ApiKeyEntity } from './api-key.entity';
-import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey, sameDigest } from './api-key.format';
+import {
+  displayPrefix,
+  generateApiKey,
+  hashApiKey,
+  isWellFormedApiKey,
+  KEY_LENGTH,
+  sameDigest,
+} from './api-key.format';
 import { ApiKeysRepository } from './api-keys.repository';
 import { OrgContext } from './org-context';
 
@@ -24,31 +34,39 @@ const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 export class ApiKeysService {
   private readonly logger = new Logger(ApiKeysService.name);
   private readonly pepper: string;
-  private readonly cacheMs: number;
-  private readonly cache = new Map<string, { ctx: OrgContext; expires: number }>();
   private readonly lastUsedWrites = new Map<string, number>();
+  /** Served only while the HTTP app's ApiKeyRevocationListener keeps it subscribed (off in the CLI). */
+  readonly cache: ApiKeyCache;
 
   constructor(
     private readonly repo: ApiKeysRepository,
     private readonly audit: AuditService,
     config: ConfigService<AllConfig, true>,
+    @Inject(REDIS) private readonly redis: Redis,
   ) {
     const auth = config.get('auth', { infer: true });
     this.pepper = auth.pepper;
-    this.cacheMs = auth.keyCacheMs;
+    this.cache = new ApiKeyCache(auth.keyCacheMs);
   }
 
   /**
    * Resolves a bearer key to its organization. Malformed keys (shape or checksum) are refused
-   * before any database query. With API_KEY_CACHE_MS=0 (default) every request reads the key row,
-   * so a revocation is effective on the next request in every process.
+   * before any database query. A resolved key is kept in memory for API_KEY_CACHE_MS while this
+   * process is subscribed to revocations, which every process announces through Redis: a revoked key
+   * is refused on the next request in every process (docs/decisions/0026-lean-request-path.md).
    */
   async authenticate(rawKey: string): Promise<OrgContext> {
-    if (!isWellFormedApiKey(rawKey)) throw new UnauthorizedException('Invalid API key.');
+    if (rawKey.length !== KEY_LENGTH) throw new UnauthorizedException('Invalid API key.');
     const keyHash = hashApiKey(rawKey, this.pepper);
-    const cached = this.cacheMs > 0 ? this.cache.get(keyHash) : undefined;
-    if (cached && cached.expires > Date.now()) return cached.ctx;
+    // A hit is the hash of a stored key, so the key is well formed: the checksum is checked on a miss.
+    const cached = this.cache.get(keyHash);
+    if (cached) {
+      this.noteUsed(cached.apiKeyId as string);
+      return cached;
+    }
+    if (!isWellFormedApiKey(rawKey)) throw new UnauthorizedException('Invalid API key.');
 
+    const since = this.cache.begin();
     const row = await this.repo.findByHashWithOrg(keyHash);
     if (!row || !sameDigest(row.keyHash, keyHash)) throw new UnauthorizedException('Invalid API key.');
     if (row.revokedAt) throw new UnauthorizedException('API key has been revoked.');
@@ -60,7 +78,7 @@ export class ApiKeysService {
       apiKeyId: row.id,
       apiKey: { id: row.id, name: row.name, prefix: row.prefix, createdAt: row.createdAt },
     };
-    if (this.cacheMs > 0) this.cache.set(keyHash, { ctx, expires: Date.now() + this.cacheMs });
+    this.cache.store(keyHash, ctx, since);
     this.noteUsed(row.id);
     return ctx;
   }
@@ -94,13 +112,18 @@ export class ApiKeysService {
     return { id: row.id, name: row.name, prefix: row.prefix, key, createdAt: row.createdAt };
   }
 
-  /** Revokes a key of the caller's organization; 404 for another organization's key. */
+  /**
+   * Revokes a key of the caller's organization; 404 for another organization's key. The revocation is
+   * announced to every process (their key caches drop it at once), also when the key was already
+   * revoked, so repeating a revocation whose announcement failed (Redis down: the error is thrown)
+   * announces it again.
+   */
   async revokeKey(ctx: OrgContext, id: string): Promise<ApiKeyEntity> {
     const key = await this.getKeyForOrg(ctx.orgId, id);
     const revokedAt = await this.repo.revoke(ctx.orgId, key.id);
+    this.cache.evictKey(key.id);
     if (revokedAt) {
       key.revokedAt = revokedAt;
-      this.cache.clear();
       await this.audit.record(ctx, {
         action: 'api_key.revoked',
         targetType: 'api_key',
@@ -108,6 +131,7 @@ export class ApiKeysService {
         metadata: { name: key.name, prefix: key.prefix },
       });
     }
+    await this.redis.publish(KEY_REVOKED_CHANNEL, key.id);
     return key;
   }
 

@@ -5,6 +5,7 @@ import { AuditModule } from '../audit/audit.module';
 import { OrganizationEntity } from '../organizations/organization.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeyGuard } from './api-key.guard';
+import { ApiKeyRevocationListener } from './api-key-revocation.listener';
 import { ApiKeyMiddleware } from './api-key.middleware';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
@@ -22,7 +23,12 @@ export class AuthCoreModule {}
 @Module({
   imports: [AuthCoreModule],
   controllers: [MeController],
-  providers: [MeService, ApiKeyMiddleware, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+  providers: [
+    MeService,
+    ApiKeyMiddleware,
+    ApiKeyRevocationListener,
+    { provide: APP_GUARD, useClass: ApiKeyGuard },
+  ],
   exports: [AuthCoreModule],
 })
 export class AuthModule implements NestModule {

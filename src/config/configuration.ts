@@ -149,7 +149,7 @@ export function buildConfig(env: EnvDto): AllConfig {
     },
     auth: {
       pepper: env.API_KEY_PEPPER ?? DEV_API_KEY_PEPPER,
-      keyCacheMs: env.API_KEY_CACHE_MS ?? 0,
+      keyCacheMs: env.API_KEY_CACHE_MS ?? 60000,
       sessionSecret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,
       // A dashboard session ends this long after sign-in, however active it is (the idle timeout is 8 h).
       sessionAbsoluteTimeoutSeconds: env.SESSION_ABSOLUTE_TIMEOUT_SECONDS ?? 12 * 3600,

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
+import { hotQuery } from '../database/hot-query';
+import type { GenerationStatus } from '../jobs/job.types';
 import { CoreImageEntity } from './core-image.entity';
 import { CoreEntity, StoredPaletteColour } from './core.entity';
 
@@ -15,6 +17,25 @@ export interface GenerationOutcome {
   captions: string[];
   searchText: string;
 }
+
+/** What `GET /cores/{id}` shows of a core: its columns and its images in position order. */
+export interface CoreRead {
+  id: string;
+  name: string;
+  status: GenerationStatus;
+  taste: string | null;
+  styleAttributes: string[];
+  tags: string[];
+  error: string | null;
+  createdAt: Date;
+  images: { imageURL: string; caption: string | null }[];
+}
+
+const READ_CORE_SQL = `SELECT c.id, c.name, c.status, c.taste, c.style_attributes AS "styleAttributes", c.tags,
+  c.error, c.created_at AS "createdAt",
+  COALESCE((SELECT json_agg(json_build_object('imageURL', i.url, 'caption', i.caption) ORDER BY i.position)
+            FROM core_images i WHERE i.core_id = c.id), '[]'::json) AS images
+FROM cores c WHERE c.id = $1 AND c.org_id = $2`;
 
 /** The only place that touches the cores tables. Every read takes the organization id. */
 @Injectable()
@@ -72,6 +93,15 @@ export class CoresRepository {
       .where('c.id = :id AND c.org_id = :orgId', { id, orgId })
       .orderBy('i.position', 'ASC')
       .getOne();
+  }
+
+  /**
+   * The read of `GET /cores/{id}`, on every poll: one hand-written prepared statement (the images
+   * aggregated in it), no query builder or entity mapping (docs/decisions/0026-lean-request-path.md).
+   */
+  async readForOrg(orgId: string, id: string): Promise<CoreRead | null> {
+    const [row] = await hotQuery<CoreRead>(this.dataSource, 'cores.readForOrg', READ_CORE_SQL, [id, orgId]);
+    return row ?? null;
   }
 
   /** Locks the row for the rest of the transaction (delete and replace serialise on it). */

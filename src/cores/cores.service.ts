@@ -15,7 +15,7 @@ import { JobName } from '../jobs/job.types';
 import { JobsService } from '../jobs/jobs.service';
 import { CoreImagesService } from './core-images.service';
 import { CoreEntity, StoredPaletteColour } from './core.entity';
-import { CoresRepository } from './cores.repository';
+import { CoreRead, CoresRepository } from './cores.repository';
 import {
   CoreCreateDto,
   CoreCreateResponseDto,
@@ -86,7 +86,9 @@ export class CoresService {
   }
 
   async get(ctx: OrgContext, id: string): Promise<CoreResponseDto> {
-    return this.toDto(await this.findOr404(ctx, id));
+    const core = isUuid(id) ? await this.repo.readForOrg(ctx.orgId, id) : null;
+    if (!core) throw new NotFoundException('Core not found.');
+    return this.toDto(core);
   }
 
   async list(ctx: OrgContext, q: CoreListQueryDto): Promise<CoreListResponseDto> {
@@ -241,7 +243,7 @@ export class CoresService {
     }
   }
 
-  private toDto(core: CoreEntity): CoreResponseDto {
+  private toDto(core: CoreEntity | CoreRead): CoreResponseDto {
     return {
       status: 200,
       id: core.id,
@@ -250,7 +252,7 @@ export class CoresService {
       taste: core.status === 'ready' ? core.taste : null,
       styleAttributes: core.styleAttributes,
       tags: core.tags,
-      images: (core.images ?? []).map((i) => ({ imageURL: i.url, caption: i.caption })),
+      images: core.images?.map((i) => ('imageURL' in i ? i : { imageURL: i.url, caption: i.caption })) ?? [],
       error: core.status === 'failed' ? (core.error ?? 'Taste generation failed.') : null,
       createdAt: core.createdAt.toISOString(),
     };

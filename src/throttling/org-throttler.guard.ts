@@ -1,18 +1,11 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import {
-  InjectThrottlerOptions,
-  InjectThrottlerStorage,
-  ThrottlerGuard,
-  type ThrottlerModuleOptions,
-  ThrottlerRequest,
-  type ThrottlerStorage,
-} from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { RequestWithOrg } from '../auth/org-context';
-import { HttpIdempotency } from '../idempotency/http-idempotency';
-import { MetricsService, RateLimitBudget } from '../metrics/metrics.service';
+import { HttpIdempotency, IDEMPOTENCY_HEADER } from '../idempotency/http-idempotency';
+import { MetricsService } from '../metrics/metrics.service';
 import { RateLimitExceededException } from './rate-limit.exception';
+import { RateLimitBudgetRef, RateLimitResult, RateLimitService } from './rate-limit.service';
 import {
   THROTTLE_CATEGORY_KEY,
   THROTTLE_WHEN_KEY,
@@ -30,72 +23,105 @@ export function rateLimitHeaderNames(throttler: string): { limit: string; remain
   };
 }
 
+const HEADERS = {
+  general: rateLimitHeaderNames('general'),
+  create: rateLimitHeaderNames('create'),
+  search: rateLimitHeaderNames('search'),
+};
+
+/** A handler's organization budget, read from its metadata once. */
+interface HandlerBudget {
+  category?: ThrottleCategoryName;
+  when?: ThrottleCondition;
+}
+
+type ThrottledRequest = Request & RequestWithOrg;
+
 /**
  * Global guard, registered after the API-key guard: the `general` budget per API key on every
  * authenticated route, plus the organization's `create` / `search` budget on handlers marked
- * `@ThrottleCategory()`. Budgets are checked in that order and a refused budget stops the check,
- * so a request refused by the general limit is never charged to the creation or search budget.
- * Requests without an API key (public routes, dashboard sessions) are not throttled here. On
- * `@Idempotent()` handlers the `Idempotency-Key` is claimed before the organization budget is charged.
+ * `@ThrottleCategory()`. Both are drawn in ONE Redis round trip, in that order, and a refused budget
+ * stops the draw, so a request refused by the general limit is never charged to the creation or search
+ * budget (docs/decisions/0005-rate-limits.md, 0026-lean-request-path.md). Requests without an API key
+ * (public routes, dashboard sessions) are not throttled here.
+ *
+ * A request with an `Idempotency-Key` on a handler with an organization budget takes two round trips:
+ * the general budget, then the key's claim ({@link HttpIdempotency.beforeCharge}), then the organization
+ * budget, so a replay is answered without charging it (also when it is spent).
  */
 @Injectable()
-export class OrgThrottlerGuard extends ThrottlerGuard {
+export class OrgThrottlerGuard implements CanActivate {
+  private readonly budgets = new WeakMap<object, WeakMap<object, HandlerBudget>>();
+
   constructor(
-    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
-    @InjectThrottlerStorage() storage: ThrottlerStorage,
-    reflector: Reflector,
+    private readonly reflector: Reflector,
+    private readonly rateLimits: RateLimitService,
     private readonly idempotency: HttpIdempotency,
     private readonly metrics: MetricsService,
-  ) {
-    super(options, storage, reflector);
-  }
+  ) {}
 
-  protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    const req = context.switchToHttp().getRequest<RequestWithOrg>();
-    return !req.org?.apiKeyId;
-  }
+    const http = context.switchToHttp();
+    const req = http.getRequest<ThrottledRequest>();
+    const org = req.org;
+    if (!org?.apiKeyId) return true;
+    const res = http.getResponse<Response>();
 
-  protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
-    const { context, limit, ttl, throttler, blockDuration, getTracker, generateKey } = props;
-    const name = throttler.name ?? 'general';
-    const req = context.switchToHttp().getRequest<Request & RequestWithOrg>();
-    if (name !== 'general' && (this.categoryOf(context) !== name || !this.conditionHolds(context, req))) {
+    const { category, when } = this.budgetOf(context);
+    const orgBudget = category !== undefined && (when === undefined || when(req)) ? category : undefined;
+    const general: RateLimitBudgetRef = { category: 'general', subject: org.apiKeyId };
+    if (orgBudget === undefined) {
+      this.apply(res, ['general'], await this.rateLimits.consumeAll([general]));
       return true;
     }
-
-    const res = context.switchToHttp().getResponse<Response>();
-    // An `Idempotency-Key` is checked before the organization budget: a replay is not charged.
-    if (name !== 'general' && (await this.idempotency.beforeCharge(context))) return true;
-    const tracker = await getTracker(req, context);
-    const key = generateKey(context, tracker, name);
-    const record = await this.storageService.increment(key, ttl, limit, blockDuration, name);
-
-    const headers = rateLimitHeaderNames(name);
-    res.setHeader(headers.limit, limit);
-    res.setHeader(headers.remaining, Math.max(0, limit - record.totalHits));
-    res.setHeader(headers.reset, record.timeToExpire);
-    if (record.isBlocked) {
-      if (name !== 'general') await this.idempotency.release(context);
-      res.setHeader('Retry-After', record.timeToBlockExpire);
-      this.metrics.rateLimitRejected(name as RateLimitBudget);
-      throw new RateLimitExceededException(record.timeToBlockExpire);
+    const budget: RateLimitBudgetRef = { category: orgBudget, subject: org.orgId };
+    if (req.headers[IDEMPOTENCY_HEADER] === undefined) {
+      this.apply(res, ['general', orgBudget], await this.rateLimits.consumeAll([general, budget]));
+      return true;
+    }
+    this.apply(res, ['general'], await this.rateLimits.consumeAll([general]));
+    if (await this.idempotency.beforeCharge(context)) return true;
+    try {
+      this.apply(res, [orgBudget], await this.rateLimits.consumeAll([budget]));
+    } catch (err) {
+      if (err instanceof RateLimitExceededException) await this.idempotency.release(context);
+      throw err;
     }
     return true;
   }
 
-  private conditionHolds(context: ExecutionContext, req: Request): boolean {
-    const when = this.reflector.getAllAndOverride<ThrottleCondition | undefined>(THROTTLE_WHEN_KEY, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
-    return when === undefined || when(req);
+  /** Sets each checked budget's headers; throws the 429 of the refused one, if any. */
+  private apply(res: Response, names: (keyof typeof HEADERS)[], results: RateLimitResult[]): void {
+    results.forEach((r, i) => {
+      const h = HEADERS[names[i]];
+      res.setHeader(h.limit, r.limit);
+      res.setHeader(h.remaining, r.remaining);
+      res.setHeader(h.reset, r.resetSeconds);
+      if (r.allowed) return;
+      const wait = Math.max(1, r.resetSeconds);
+      res.setHeader('Retry-After', wait);
+      this.metrics.rateLimitRejected(names[i]);
+      throw new RateLimitExceededException(wait);
+    });
   }
 
-  private categoryOf(context: ExecutionContext): ThrottleCategoryName | undefined {
-    return this.reflector.getAllAndOverride<ThrottleCategoryName | undefined>(THROTTLE_CATEGORY_KEY, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
+  private budgetOf(context: ExecutionContext): HandlerBudget {
+    const handler = context.getHandler();
+    const cls = context.getClass();
+    let byClass = this.budgets.get(handler);
+    let found = byClass?.get(cls);
+    if (found) return found;
+    const targets = [handler, cls];
+    found = {
+      category: this.reflector.getAllAndOverride<ThrottleCategoryName | undefined>(
+        THROTTLE_CATEGORY_KEY,
+        targets,
+      ),
+      when: this.reflector.getAllAndOverride<ThrottleCondition | undefined>(THROTTLE_WHEN_KEY, targets),
+    };
+    if (!byClass) this.budgets.set(handler, (byClass = new WeakMap()));
+    byClass.set(cls, found);
+    return found;
   }
 }

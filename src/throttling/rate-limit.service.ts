@@ -17,6 +17,8 @@ export interface RateLimitResult {
   /** Whether this request was admitted (and therefore counted). */
   allowed: boolean;
   limit: number;
+  /** Requests counted in the current window (this one included when admitted). */
+  used: number;
   /** Requests still admitted in the current window after this one. */
   remaining: number;
   /**
@@ -41,41 +43,54 @@ export interface RateLimitUsage {
 }
 
 /**
- * Sliding-window log, atomically, in one script: drop entries older than the window, then admit
- * the request only if fewer than `limit` remain (a refused request is never recorded, so it costs
- * nothing). Time comes from the Redis server so every API process agrees on it.
- * Returns { allowed (0/1), count in window, ms until the oldest entry leaves the window }.
+ * Sliding-window logs, atomically, in one script for every budget a request draws from (one Redis
+ * round trip per request, docs/decisions/0026-lean-request-path.md). For each key in order: drop
+ * entries older than the window, then admit the request only if fewer than its limit remain. A refused
+ * budget is not recorded and stops the script, so the budgets after it are neither checked nor charged
+ * (a request refused by the general limit charges nothing; one refused by the creation limit was
+ * admitted, and counted, by the general one). With ARGV[3] = '0' nothing is consumed (a peek).
+ * Time comes from the Redis server so every API process agrees on it.
+ * ARGV: window ms, member, consume flag, then one limit per key.
+ * Returns { allowed (0/1), count in window, ms until the oldest entry leaves the window } per key
+ * checked (fewer than the keys when one refused).
  */
 const SLIDING_WINDOW_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local limit = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-local count = redis.call('ZCARD', KEYS[1])
-local allowed = 0
-if ARGV[4] == '1' and count < limit then
-  redis.call('ZADD', KEYS[1], now, ARGV[3])
-  redis.call('PEXPIRE', KEYS[1], window)
-  count = count + 1
-  allowed = 1
+local window = tonumber(ARGV[1])
+local out = {}
+for i, key in ipairs(KEYS) do
+  local limit = tonumber(ARGV[3 + i])
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+  local count = redis.call('ZCARD', key)
+  local allowed = 0
+  if ARGV[3] == '1' and count < limit then
+    redis.call('ZADD', key, now, ARGV[2])
+    redis.call('PEXPIRE', key, window)
+    count = count + 1
+    allowed = 1
+  end
+  local reset = 0
+  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  if oldest[2] then reset = tonumber(oldest[2]) + window - now end
+  if reset < 0 then reset = 0 end
+  out[#out + 1] = allowed
+  out[#out + 1] = count
+  out[#out + 1] = reset
+  if ARGV[3] == '1' and allowed == 0 then break end
 end
-local reset = 0
-local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-if oldest[2] then reset = tonumber(oldest[2]) + window - now end
-if reset < 0 then reset = 0 end
-return { allowed, count, reset }
+return out
 `;
 
 type RedisWithRateLimit = Redis & {
-  rateLimitHit(
-    key: string,
-    limit: number,
-    windowMs: number,
-    member: string,
-    consume: '0' | '1',
-  ): Promise<number[]>;
+  rateLimitHit(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
 };
+
+/** One budget a request draws from: `general` per API key id, `create` and `search` per organization id. */
+export interface RateLimitBudgetRef {
+  category: RateLimitCategory;
+  subject: string;
+}
 
 /** The Redis key of one budget; the HTTP throttler and the MCP tools build keys the same way. */
 export function rateLimitKey(category: string, subject: string): string {
@@ -98,9 +113,7 @@ export class RateLimitService {
   ) {
     const t = config.get('throttle', { infer: true });
     this.limits = { general: t.generalPerMin, create: t.createPerMin, search: t.searchPerMin };
-    if (!('rateLimitHit' in redis)) {
-      redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: SLIDING_WINDOW_SCRIPT });
-    }
+    if (!('rateLimitHit' in redis)) redis.defineCommand('rateLimitHit', { lua: SLIDING_WINDOW_SCRIPT });
     this.redis = redis as RedisWithRateLimit;
   }
 
@@ -109,9 +122,20 @@ export class RateLimitService {
   }
 
   /** Counts one request against `category` for `subject` (API key id for general, org id otherwise) if allowed. */
-  consume(category: RateLimitCategory, subject: string): Promise<RateLimitResult> {
-    return this.hit(rateLimitKey(category, subject), this.limits[category], RATE_LIMIT_WINDOW_MS);
+  async consume(category: RateLimitCategory, subject: string): Promise<RateLimitResult> {
+    const [result] = await this.consumeAll([{ category, subject }]);
+    return result;
   }
+
+  /**
+   * Draws one unit from each budget, in order, in one Redis round trip. Stops at the first refused
+   * budget (it and the ones after it are not charged): the results end with the refused one, or cover
+   * every budget when all admitted the request.
+   */
+  consumeAll(budgets: readonly RateLimitBudgetRef[]): Promise<RateLimitResult[]> {
+    return this.run(budgets, nextMember(), '1');
+  }
+
   /**
    * Draws one unit for callers outside the HTTP guard (MCP tools, the dashboard playground): a 429
    * `RateLimitExceededException` with the seconds to wait when the budget is spent.
@@ -123,28 +147,38 @@ export class RateLimitService {
     throw new RateLimitExceededException(result.resetSeconds);
   }
 
-  /** Low-level: consume one unit of `key` if fewer than `limit` were admitted in the last `windowMs`. */
-  async hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
-    const [allowed, count, resetMs] = await this.redis.rateLimitHit(key, limit, windowMs, randomUUID(), '1');
-    return {
-      allowed: allowed === 1,
-      limit,
-      remaining: Math.max(0, limit - count),
-      resetSeconds: toSeconds(resetMs),
-    };
-  }
-
   /** Current state of one budget without consuming anything. */
   async peek(category: RateLimitCategory, subject: string): Promise<RateLimitUsageEntry> {
-    const limit = this.limits[category];
-    const [, count, resetMs] = await this.redis.rateLimitHit(
-      rateLimitKey(category, subject),
-      limit,
+    const [r] = await this.run([{ category, subject }], '', '0');
+    return { limit: r.limit, used: r.used, remaining: r.remaining, resetSeconds: r.resetSeconds };
+  }
+
+  private async run(
+    budgets: readonly RateLimitBudgetRef[],
+    member: string,
+    consume: '0' | '1',
+  ): Promise<RateLimitResult[]> {
+    const limits = budgets.map((b) => this.limits[b.category]);
+    const flat = await this.redis.rateLimitHit(
+      budgets.length,
+      ...budgets.map((b) => rateLimitKey(b.category, b.subject)),
       RATE_LIMIT_WINDOW_MS,
-      '',
-      '0',
+      member,
+      consume,
+      ...limits,
     );
-    return { limit, used: count, remaining: Math.max(0, limit - count), resetSeconds: toSeconds(resetMs) };
+    const results: RateLimitResult[] = [];
+    for (let i = 0; i < flat.length; i += 3) {
+      const limit = limits[i / 3];
+      results.push({
+        allowed: flat[i] === 1,
+        limit,
+        used: flat[i + 1],
+        remaining: Math.max(0, limit - flat[i + 1]),
+        resetSeconds: toSeconds(flat[i + 2]),
+      });
+    }
+    return results;
   }
 
   /** Current counts of an organization's budgets (and of the given keys' general budgets), for the dashboard. */
@@ -156,6 +190,14 @@ export class RateLimitService {
     ]);
     return { create, search, general: Object.fromEntries(keyIds.map((id, i) => [id, general[i]])) };
   }
+}
+
+/** A unique sorted-set member per admitted request: a random process prefix and a counter. */
+const MEMBER_PREFIX = randomUUID();
+let memberCounter = 0;
+function nextMember(): string {
+  memberCounter += 1;
+  return `${MEMBER_PREFIX}:${memberCounter}`;
 }
 
 function toSeconds(ms: number): number {

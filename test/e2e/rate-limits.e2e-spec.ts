@@ -1,6 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type Redis from 'ioredis';
 import request from 'supertest';
+import { REDIS } from '../../src/redis/redis.module';
 import { createKeyForOrg, createOrgWithKey, startTestApp, TestApp } from '../support/app';
 import { RateLimitService } from '../../src/throttling/rate-limit.service';
 import { fixtureImages, HttpsFixture, startHttpsFixture } from '../support/https-fixture';
@@ -247,5 +249,56 @@ describe('rate limits: creation and search budgets per organization (e2e)', () =
     await search(second.key, 'no-such-core').expect(429);
     // Creation is a separate budget.
     await create(org.key, { name: 'still allowed', images: [png] }).expect(202);
+  });
+});
+
+describe('rate limits: both budgets of a request in one Redis round trip (e2e)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_GENERAL_PER_MIN: '10', RATE_LIMIT_SEARCH_PER_MIN: '4' });
+  });
+  afterAll(() => t.close());
+
+  it('admits exactly 4 of 30 parallel searches: 6 refused by the search budget, 20 by the general one', async () => {
+    const org = await createOrgWithKey(t.app);
+    const redis = t.app.get<Redis & { rateLimitHit(...args: unknown[]): Promise<number[]> }>(REDIS);
+    const original = redis.rateLimitHit.bind(redis);
+    let calls = 0;
+    redis.rateLimitHit = (...args: unknown[]) => {
+      calls += 1;
+      return original(...args);
+    };
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 30 }, () =>
+          request(t.app.getHttpServer())
+            .post('/api/v1/org/cores/no-such-core/products')
+            .set('Authorization', `Bearer ${org.key}`)
+            .send({}),
+        ),
+      );
+      // Admitted by both budgets: the search of a missing core is a 404.
+      expect(results.filter((r) => r.status === 404)).toHaveLength(4);
+      const refused = results.filter((r) => r.status === 429);
+      // Refused by the search budget: admitted (and counted) by the general one, with both headers.
+      const bySearch = refused.filter((r) => r.headers['x-ratelimit-limit-search'] === '4');
+      expect(bySearch).toHaveLength(6);
+      for (const r of bySearch) {
+        expect(r.headers['x-ratelimit-remaining-search']).toBe('0');
+        expect(r.headers['retry-after']).toBe(r.headers['x-ratelimit-reset-search']);
+      }
+      // Refused by the general budget: the search budget is neither checked nor charged.
+      const byGeneral = refused.filter((r) => r.headers['x-ratelimit-limit-search'] === undefined);
+      expect(byGeneral).toHaveLength(20);
+      for (const r of byGeneral) expect(r.headers['x-ratelimit-remaining']).toBe('0');
+      // One script call per request, whatever the number of budgets it draws from.
+      expect(calls).toBe(30);
+    } finally {
+      redis.rateLimitHit = original;
+    }
+    const usage = await t.app.get(RateLimitService).usage(org.orgId, [org.keyId]);
+    expect(usage.search).toMatchObject({ limit: 4, used: 4, remaining: 0 });
+    expect(usage.general[org.keyId]).toMatchObject({ limit: 10, used: 10, remaining: 0 });
   });
 });
