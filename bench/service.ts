@@ -35,7 +35,7 @@ export function databaseUrl(name: string): string {
 
 /** Drops and creates database `name` (the service's migrations run when it starts). */
 export async function freshDatabase(name: string): Promise<string> {
-  if (!/^taste_(dev_bench|bench_[a-z0-9_]+)$/.test(name))
+  if (!/^taste_(dev_bench|bench_[a-z0-9_]+|eval_[a-z0-9_]+)$/.test(name))
     throw new Error(`refusing to recreate database ${name}`);
   const admin = new Client({ connectionString: ADMIN_URL });
   await admin.connect();
