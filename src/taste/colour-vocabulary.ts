@@ -36,7 +36,7 @@ const SWATCHES: readonly Swatch[] = [
   ['cream', '#efe3c8', 'neutral', ['vanilla', 'buttercream', 'winter white', 'butter']],
   ['ecru', '#ddd1b0', 'neutral', ['natural', 'unbleached', 'raw linen', 'linen', 'parchment', 'undyed']],
   ['beige', '#d9c7a7', 'neutral', ['nude', 'sand']],
-  ['oatmeal', '#cfc2a8', 'neutral', ['oat', 'oats', 'biscuit', 'porridge']],
+  ['oatmeal', '#cbbda3', 'neutral', ['oat', 'oats', 'biscuit', 'porridge']],
   ['stone', '#b9ae9c', 'neutral', ['putty', 'greige', 'pebble', 'cement', 'sandstone']],
   ['taupe', '#8b7d6f', 'neutral', ['mushroom', 'mink', 'truffle', 'mole']],
   ['light grey', '#c8c8c8', 'neutral', ['light gray', 'pale grey', 'pale gray', 'dove grey', 'dove']],
@@ -128,7 +128,7 @@ export function chroma(o: Oklab): number {
 /** Weights of `colourDistance` (docs/decisions/0030-colour-model.md). */
 export const COLOUR_METRIC = {
   /** Lightness counts this much of a chroma-plane difference: light and shade move it most. */
-  lightnessWeight: 0.55,
+  lightnessWeight: 0.75,
   /** Chroma-plane differences between near-neutral colours are boosted up to 1 + this... */
   neutralBoost: 1.4,
   /** ...fading out as the pair's mean chroma reaches this. */

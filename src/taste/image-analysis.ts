@@ -37,12 +37,14 @@ export async function analyseImage(data: Buffer, index: number): Promise<ImageAn
   const img = await decodeWorkingImage(data, index);
   whiteBalance(img);
   const subject = subjectWeights(img);
-  const palette = namePalette(subjectClusters(img, subject));
-  if (palette.length === 0) throw new TasteGenerationError(`image ${index + 1} has no visible content`, false);
+  const { clusters, mask } = subjectClusters(img, subject);
+  const palette = namePalette(clusters);
+  if (palette.length === 0)
+    throw new TasteGenerationError(`image ${index + 1} has no visible content`, false);
   return {
     palette,
     character: paletteCharacter(palette),
-    surface: detectSurface(img, subject.weights),
+    surface: detectSurface(img, mask),
     subject: subject.subject,
   };
 }

@@ -55,7 +55,9 @@ export function paletteCharacter(palette: PaletteColour[]): PaletteCharacter {
   const ls = main.map((c) => c.oklab.l);
   const spread = ls.length > 0 ? Math.max(...ls) - Math.min(...ls) : 0;
   const families = new Set(
-    main.filter((c) => chroma(c.oklab) >= T.chromaticFrom).map((c) => Math.floor(((hue(c.oklab) + 15) % 360) / 45)),
+    main
+      .filter((c) => chroma(c.oklab) >= T.chromaticFrom)
+      .map((c) => Math.floor(((hue(c.oklab) + 15) % 360) / 45)),
   );
   return {
     warmth: warm + cool < T.neutralBelow ? 'neutral' : warm >= cool ? 'warm' : 'cool',

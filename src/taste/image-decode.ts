@@ -52,7 +52,14 @@ export async function decodeWorkingImage(data: Buffer, index: number): Promise<W
     rgb[i * 3 + 2] = linear[raw[i * 4 + 2]];
     alpha[i] = raw[i * 4 + 3];
   }
-  const img = { width, height, rgb, lab: new Float32Array(n * 3), alpha, gains: [1, 1, 1] as [number, number, number] };
+  const img = {
+    width,
+    height,
+    rgb,
+    lab: new Float32Array(n * 3),
+    alpha,
+    gains: [1, 1, 1] as [number, number, number],
+  };
   fillOklab(img);
   return img;
 }

@@ -94,7 +94,8 @@ export function clusterPixels(img: WorkingImage, weights: Float32Array): { assig
       sums[j * 4 + 3] += w[i];
     }
     for (let j = 0; j < k; j += 1)
-      if (sums[j * 4 + 3] > 0) for (let c = 0; c < 3; c += 1) centres[j * 3 + c] = sums[j * 4 + c] / sums[j * 4 + 3];
+      if (sums[j * 4 + 3] > 0)
+        for (let c = 0; c < 3; c += 1) centres[j * 3 + c] = sums[j * 4 + c] / sums[j * 4 + 3];
   }
   return { assign, k };
 }
@@ -150,7 +151,10 @@ function tone(lab: Float32Array, members: number[]): { l: number; ca: number; cb
  * `sameChromaticity`) and lightness within `sameLightnessRatio` of each other. Backdrop clusters are
  * never joined to the subject's.
  */
-function joinShades(lab: Float32Array, groups: { m: number[]; w: number; backdrop: boolean }[]): typeof groups {
+function joinShades(
+  lab: Float32Array,
+  groups: { m: number[]; w: number; backdrop: boolean }[],
+): typeof groups {
   const out = [...groups].sort((x, y) => y.w - x.w);
   for (let i = 0; i < out.length; i += 1) {
     for (let j = i + 1; j < out.length; j += 1) {
@@ -174,7 +178,10 @@ function joinShades(lab: Float32Array, groups: { m: number[]; w: number; backdro
  * fills much of the border ring (a wall, a floor, legs reaching the frame: backdrop, not garment);
  * one cloth's lit and shaded clusters joined; each coloured by its lit part.
  */
-export function subjectClusters(img: WorkingImage, subject: SubjectWeights): Cluster[] {
+export function subjectClusters(
+  img: WorkingImage,
+  subject: SubjectWeights,
+): { clusters: Cluster[]; mask: Uint8Array } {
   const { assign, k } = clusterPixels(img, subject.weights);
   const members: number[][] = Array.from({ length: k }, () => []);
   const weight = new Float64Array(k);
@@ -198,7 +205,14 @@ export function subjectClusters(img: WorkingImage, subject: SubjectWeights): Clu
     groups.filter((g) => g.w > 0 && g.m.length > 0),
   );
   const sum = joined.reduce((s, g) => s + g.w, 0) || 1;
-  return joined.map((g) => ({ colour: litColour(img.lab, g.m, subject.weights), share: g.w / sum }));
+  // The surface is read on the subject's clusters only (not on the wall between the sleeves).
+  const mask = new Uint8Array(assign.length);
+  for (const g of joined)
+    if (!g.backdrop) for (const i of g.m) mask[i] = subject.weights[i] >= T.surfaceMinWeight ? 1 : 0;
+  return {
+    clusters: joined.map((g) => ({ colour: litColour(img.lab, g.m, subject.weights), share: g.w / sum })),
+    mask,
+  };
 }
 
 /** Clusters named from the fashion vocabulary, same names merged (share-weighted), small ones dropped. */
@@ -216,7 +230,12 @@ export function namePalette(clusters: Cluster[]): PaletteColour[] {
   return [...byName.entries()]
     .map(([name, acc]) => {
       const oklab = { l: acc.l / acc.share, a: acc.a / acc.share, b: acc.b / acc.share };
-      return { name, hex: oklabToHex(oklab), oklab: round(oklab), share: Math.round(acc.share * 1000) / 1000 };
+      return {
+        name,
+        hex: oklabToHex(oklab),
+        oklab: round(oklab),
+        share: Math.round(acc.share * 1000) / 1000,
+      };
     })
     .filter((c) => c.share >= T.minShare)
     .sort((x, y) => y.share - x.share || x.name.localeCompare(y.name));
@@ -226,4 +245,3 @@ function round(o: Oklab): Oklab {
   const r = (v: number) => Math.round(v * 10000) / 10000;
   return { l: r(o.l), a: r(o.a), b: r(o.b) };
 }
-

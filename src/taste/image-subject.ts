@@ -27,7 +27,8 @@ export function borderRing(w: number, h: number): number[] {
   const ring = Math.max(2, Math.round(T.ringShare * Math.min(w, h)));
   const border: number[] = [];
   for (let y = 0; y < h; y += 1)
-    for (let x = 0; x < w; x += 1) if (x < ring || y < ring || x >= w - ring || y >= h - ring) border.push(y * w + x);
+    for (let x = 0; x < w; x += 1)
+      if (x < ring || y < ring || x >= w - ring || y >= h - ring) border.push(y * w + x);
   return border;
 }
 

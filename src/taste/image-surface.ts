@@ -32,10 +32,10 @@ const ORIENTATION_BINS = T.orientationBins; // 15° each
  *   knit, boucle and a cloudy sky all show it);
  * - sheen cue: 1-8% of a solid subject much lighter than its mean (specular highlights).
  */
-export function detectSurface(img: WorkingImage, weights: Float32Array): SurfaceAnalysis {
+export function detectSurface(img: WorkingImage, subjectMask: Uint8Array): SurfaceAnalysis {
   const { width: w, height: h, lab } = img;
   const inside = new Uint8Array(w * h);
-  for (let i = 0; i < w * h; i += 1) inside[i] = weights[i] > 0.5 ? 1 : 0;
+  for (let i = 0; i < w * h; i += 1) inside[i] = subjectMask[i];
   const eroded = new Uint8Array(w * h);
   const r = 2;
   for (let y = r; y < h - r; y += 1) {
@@ -121,10 +121,15 @@ export function detectSurface(img: WorkingImage, weights: Float32Array): Surface
         : angle > 65 && angle < 115
           ? 'horizontal'
           : 'diagonal';
-  const scale = pattern === 'striped' || pattern === 'checked' ? (edgeDensity > T.fineScaleAbove ? 'fine' : 'bold') : null;
+  const scale =
+    pattern === 'striped' || pattern === 'checked'
+      ? edgeDensity > T.fineScaleAbove
+        ? 'fine'
+        : 'bold'
+      : null;
   const texture = pattern === 'solid' && meanEnergy > T.fineTextureAbove ? 'fine' : 'smooth';
   const cues: string[] = [];
-  if (texture === 'fine') cues.push('a fine surface texture');
+  if (texture === 'fine') cues.push('a fine texture');
   if (pattern === 'solid' && count > 0) {
     const mean = sumL / count;
     const bright = ls.filter((l) => l > mean + 0.2).length / count;

@@ -72,6 +72,8 @@ export const ANALYSIS = {
      * darker one's lightness) is this close and their lightness within this ratio. */
     sameChromaticity: 0.012,
     sameLightnessRatio: 1.35,
+    /** Pixels of kept clusters with at least this subject weight are read for the surface. */
+    surfaceMinWeight: 0.2,
     /** Named colours under this share of the subject are dropped. */
     minShare: 0.04,
   },
