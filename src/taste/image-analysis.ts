@@ -1,4 +1,4 @@
-import { decodeWorkingImage, whiteBalance } from './image-decode';
+import { decodeWorkingImage, normaliseExposure, whiteBalance } from './image-decode';
 import { PaletteCharacter, paletteCharacter } from './image-character';
 import { namePalette, subjectClusters } from './image-palette';
 import { SubjectKind, subjectWeights } from './image-subject';
@@ -10,7 +10,8 @@ import { PaletteColour, TasteGenerationError } from './taste.types';
  * The local analyst's measurements of one image. Everything is computed from pixels, in four steps
  * with one thresholds object (image-thresholds.ts):
  * - decode (image-decode.ts): a working copy of at most 128 px by shrink-on-load, linear RGB and OKLab,
- *   white-balanced from its neutral regions;
+ *   exposed like a camera would (highlights brought up in an under-exposed photo) and white-balanced
+ *   from its neutral regions;
  * - subject (image-subject.ts): the garment separated from a plain backdrop, or weighted towards the
  *   centre and away from the colours of the border ring (a wall in light and shadow, a floor);
  * - palette (image-palette.ts): clusters in a shading-invariant space, each coloured by its lit part,
@@ -35,6 +36,7 @@ export const WORKING_SIZE = ANALYSIS.workingSize;
 /** The whole measurement of one image. `index` (0-based) names the image in errors. */
 export async function analyseImage(data: Buffer, index: number): Promise<ImageAnalysis> {
   const img = await decodeWorkingImage(data, index);
+  normaliseExposure(img);
   whiteBalance(img);
   const subject = subjectWeights(img);
   const { clusters, mask } = subjectClusters(img, subject);

@@ -113,3 +113,25 @@ export function whiteBalance(img: WorkingImage): [number, number, number] {
   img.gains = gains;
   return gains;
 }
+
+/**
+ * Exposure, as a camera's auto-exposure would set it: when the picture's highlights (the
+ * `exposurePercentile` of lightness) sit below `exposureTarget` (an under-exposed photo, a room in
+ * open shade), linear RGB is scaled up to bring them there, by at most `maxExposureGain`. A photo
+ * that already has light highlights is left alone. Returns the gain applied.
+ */
+export function normaliseExposure(img: WorkingImage): number {
+  const t = ANALYSIS.light;
+  const n = img.width * img.height;
+  const ls: number[] = [];
+  for (let i = 0; i < n; i += 1) if (img.alpha[i] >= ANALYSIS.opaqueAlpha) ls.push(img.lab[i * 3]);
+  if (ls.length === 0) return 1;
+  ls.sort((x, y) => x - y);
+  const high = ls[Math.min(ls.length - 1, Math.floor(t.exposurePercentile * ls.length))];
+  if (high >= t.exposureTarget || high <= 0) return 1;
+  // OKLab lightness is about the cube root of linear light.
+  const gain = Math.min(t.maxExposureGain, (t.exposureTarget / high) ** 3);
+  for (let i = 0; i < n * 3; i += 1) img.rgb[i] = Math.min(1, img.rgb[i] * gain);
+  fillOklab(img);
+  return gain;
+}

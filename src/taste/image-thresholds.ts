@@ -16,6 +16,11 @@ export const ANALYSIS = {
     neutralMaxL: 0.97,
     /** ...covering at least this share of the opaque pixels; otherwise no correction. */
     neutralMinShare: 0.05,
+    /** Auto-exposure: the highlights (this lightness percentile) are brought up to the target... */
+    exposurePercentile: 0.98,
+    exposureTarget: 0.85,
+    /** ...by at most this linear gain. */
+    maxExposureGain: 2.2,
     /** Per-channel cast (linear RGB gain - 1) left alone: surfaces' own tint looks like this... */
     deadband: 0.06,
     /** ...and the largest correction applied beyond it. */

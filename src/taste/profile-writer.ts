@@ -40,7 +40,7 @@ function patternPhrase(a: ImageAnalysis): string {
 
 /**
  * One or two sentences per image from its measurements, e.g.
- * "Cool, high-contrast look: navy (50%) and crisp white (47%), in bold vertical stripes."
+ * "Cool, high-contrast look: navy (50%) and crisp white (49%), in bold vertical stripes."
  */
 export function captionFor(a: ImageAnalysis): string {
   const c = a.character;
@@ -239,7 +239,7 @@ function anchorSentence(anchor: ColourTally, n: number): string {
  * - black: no colour darker than L 0.3 holds 5% of any image;
  * - busy prints: every image is a solid with few edges (so never for a busy picture).
  */
-function absences(analyses: ImageAnalysis[]): string[] {
+export function absences(analyses: ImageAnalysis[]): string[] {
   const out: string[] = [];
   const holds = (pred: (p: PaletteColour) => boolean) =>
     analyses.some((a) => a.palette.some((p) => p.share >= 0.05 && pred(p)));

@@ -31,7 +31,7 @@ describe('colour vocabulary', () => {
     ['#131313', 'black'],
     ['#9daf89', 'sage'],
     ['#a94c27', 'rust'],
-  ])('names %s %s (CIEDE2000 nearest)', (hex, name) => {
+  ])('names %s %s (nearest by the colour model)', (hex, name) => {
     expect(nameColour(toOklab(hex)).name).toBe(name);
   });
 
