@@ -33,35 +33,83 @@ const ORIENTATION_BINS = T.orientationBins; // 15° each
  * - sheen cue: 1-8% of a solid subject much lighter than its mean (specular highlights).
  */
 export function detectSurface(img: WorkingImage, subjectMask: Uint8Array): SurfaceAnalysis {
-  const { width: w, height: h, lab } = img;
-  const inside = new Uint8Array(w * h);
-  for (let i = 0; i < w * h; i += 1) inside[i] = subjectMask[i];
+  const g = sobelStats(img, erode(subjectMask, img.width, img.height, 2));
+  const edgeDensity = g.count > 0 ? g.strong / g.count : 0;
+  const o = orientationPeaks(g.bins);
+  let pattern: PatternKind;
+  if (g.count === 0 || edgeDensity < T.solidBelow) pattern = 'solid';
+  else if (o.p1 >= T.stripedPeak) pattern = 'striped';
+  else if (o.p1 + o.p2 >= T.checkedPeaks && o.p2 >= T.checkedSecond && o.apart >= 5) pattern = 'checked';
+  else pattern = 'print';
+  const angle = ((o.peak + 0.5) * 180) / ORIENTATION_BINS;
+  const direction =
+    pattern !== 'striped'
+      ? null
+      : angle < 25 || angle > 155
+        ? 'vertical'
+        : angle > 65 && angle < 115
+          ? 'horizontal'
+          : 'diagonal';
+  const structured = pattern === 'striped' || pattern === 'checked';
+  const scale = structured ? (edgeDensity > T.fineScaleAbove ? 'fine' : 'bold') : null;
+  const meanEnergy = g.count > 0 ? g.energy / g.count : 0;
+  const texture = pattern === 'solid' && meanEnergy > T.fineTextureAbove ? 'fine' : 'smooth';
+  const cues: string[] = [];
+  if (texture === 'fine') cues.push('a fine texture');
+  if (pattern === 'solid' && g.count > 0) {
+    const mean = g.ls.reduce((s, l) => s + l, 0) / g.count;
+    const bright = g.ls.filter((l) => l > mean + 0.2).length / g.count;
+    if (bright >= T.sheenMin && bright <= T.sheenMax) cues.push('a hint of sheen');
+  }
+  return {
+    pattern,
+    direction,
+    scale,
+    texture,
+    cues,
+    edgeDensity: Math.round(edgeDensity * 1000) / 1000,
+    dominantOrientationShare: Math.round(o.p1 * 1000) / 1000,
+  };
+}
+
+/** A mask eroded by a square of radius r (pixels near the border or the mask's edge drop out). */
+function erode(mask: Uint8Array, w: number, h: number, r: number): Uint8Array {
   const eroded = new Uint8Array(w * h);
-  const r = 2;
   for (let y = r; y < h - r; y += 1) {
     for (let x = r; x < w - r; x += 1) {
       let all = 1;
-      for (let dy = -r; dy <= r && all; dy += 1) {
-        for (let dx = -r; dx <= r; dx += 1) {
-          if (!inside[(y + dy) * w + x + dx]) {
-            all = 0;
-            break;
-          }
-        }
-      }
+      for (let dy = -r; dy <= r && all; dy += 1)
+        for (let dx = -r; dx <= r && all; dx += 1) if (!mask[(y + dy) * w + x + dx]) all = 0;
       eroded[y * w + x] = all;
     }
   }
+  return eroded;
+}
+
+interface SobelStats {
+  /** Magnitude-weighted orientation histogram of strong gradients (0-180 degrees). */
+  bins: Float64Array;
+  count: number;
+  strong: number;
+  energy: number;
+  /** Lightness of every pixel read. */
+  ls: number[];
+}
+
+/** Sobel over OKLab lightness at the mask's pixels. */
+function sobelStats(img: WorkingImage, mask: Uint8Array): SobelStats {
+  const { width: w, height: h, lab } = img;
   const L = (x: number, y: number) => lab[(y * w + x) * 3];
-  const bins = new Float64Array(ORIENTATION_BINS);
-  let count = 0;
-  let strong = 0;
-  let energy = 0;
-  let sumL = 0;
-  const ls: number[] = [];
+  const out: SobelStats = {
+    bins: new Float64Array(ORIENTATION_BINS),
+    count: 0,
+    strong: 0,
+    energy: 0,
+    ls: [],
+  };
   for (let y = 1; y < h - 1; y += 1) {
     for (let x = 1; x < w - 1; x += 1) {
-      if (!eroded[y * w + x]) continue;
+      if (!mask[y * w + x]) continue;
       const gx =
         L(x + 1, y - 1) +
         2 * L(x + 1, y) +
@@ -77,71 +125,34 @@ export function detectSurface(img: WorkingImage, subjectMask: Uint8Array): Surfa
         2 * L(x, y - 1) -
         L(x + 1, y - 1);
       const mag = Math.sqrt(gx * gx + gy * gy) / 4;
-      count += 1;
-      energy += mag;
-      sumL += L(x, y);
-      ls.push(L(x, y));
+      out.count += 1;
+      out.energy += mag;
+      out.ls.push(L(x, y));
       if (mag > STRONG_EDGE) {
-        strong += 1;
+        out.strong += 1;
         const theta = (Math.atan2(gy, gx) + Math.PI) % Math.PI;
-        bins[Math.min(ORIENTATION_BINS - 1, Math.floor((theta / Math.PI) * ORIENTATION_BINS))] += mag;
+        out.bins[Math.min(ORIENTATION_BINS - 1, Math.floor((theta / Math.PI) * ORIENTATION_BINS))] += mag;
       }
     }
   }
-  const edgeDensity = count > 0 ? strong / count : 0;
-  const meanEnergy = count > 0 ? energy / count : 0;
+  return out;
+}
+
+/** The strongest orientation window (+-1 bin), the strongest one at least 45 degrees from it, their gap. */
+function orientationPeaks(bins: Float64Array): { peak: number; p1: number; p2: number; apart: number } {
+  const n = ORIENTATION_BINS;
   const massTotal = bins.reduce((s, v) => s + v, 0) || 1;
-  const windowMass = (b: number) =>
-    (bins[(b + ORIENTATION_BINS - 1) % ORIENTATION_BINS] + bins[b] + bins[(b + 1) % ORIENTATION_BINS]) /
-    massTotal;
+  const windowMass = (b: number) => (bins[(b + n - 1) % n] + bins[b] + bins[(b + 1) % n]) / massTotal;
+  const gap = (a: number, b: number) => Math.min(Math.abs(a - b), n - Math.abs(a - b));
   let peak = 0;
-  for (let b = 1; b < ORIENTATION_BINS; b += 1) if (windowMass(b) > windowMass(peak)) peak = b;
-  const p1 = windowMass(peak);
+  for (let b = 1; b < n; b += 1) if (windowMass(b) > windowMass(peak)) peak = b;
   let second = -1;
-  for (let b = 0; b < ORIENTATION_BINS; b += 1) {
-    const apart = Math.min(Math.abs(b - peak), ORIENTATION_BINS - Math.abs(b - peak));
-    if (apart >= 3 && (second < 0 || windowMass(b) > windowMass(second))) second = b;
-  }
-  const p2 = second >= 0 ? windowMass(second) : 0;
-  const apart =
-    second >= 0 ? Math.min(Math.abs(second - peak), ORIENTATION_BINS - Math.abs(second - peak)) : 0;
-
-  let pattern: PatternKind;
-  if (count === 0 || edgeDensity < T.solidBelow) pattern = 'solid';
-  else if (p1 >= T.stripedPeak) pattern = 'striped';
-  else if (p1 + p2 >= T.checkedPeaks && p2 >= T.checkedSecond && apart >= 5) pattern = 'checked';
-  else pattern = 'print';
-
-  const angle = ((peak + 0.5) * 180) / ORIENTATION_BINS;
-  const direction =
-    pattern !== 'striped'
-      ? null
-      : angle < 25 || angle > 155
-        ? 'vertical'
-        : angle > 65 && angle < 115
-          ? 'horizontal'
-          : 'diagonal';
-  const scale =
-    pattern === 'striped' || pattern === 'checked'
-      ? edgeDensity > T.fineScaleAbove
-        ? 'fine'
-        : 'bold'
-      : null;
-  const texture = pattern === 'solid' && meanEnergy > T.fineTextureAbove ? 'fine' : 'smooth';
-  const cues: string[] = [];
-  if (texture === 'fine') cues.push('a fine texture');
-  if (pattern === 'solid' && count > 0) {
-    const mean = sumL / count;
-    const bright = ls.filter((l) => l > mean + 0.2).length / count;
-    if (bright >= T.sheenMin && bright <= T.sheenMax) cues.push('a hint of sheen');
-  }
+  for (let b = 0; b < n; b += 1)
+    if (gap(b, peak) >= 3 && (second < 0 || windowMass(b) > windowMass(second))) second = b;
   return {
-    pattern,
-    direction,
-    scale,
-    texture,
-    cues,
-    edgeDensity: Math.round(edgeDensity * 1000) / 1000,
-    dominantOrientationShare: Math.round(p1 * 1000) / 1000,
+    peak,
+    p1: windowMass(peak),
+    p2: second >= 0 ? windowMass(second) : 0,
+    apart: second >= 0 ? gap(second, peak) : 0,
   };
 }
