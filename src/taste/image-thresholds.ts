@@ -16,9 +16,11 @@ export const ANALYSIS = {
     neutralMaxL: 0.97,
     /** ...covering at least this share of the opaque pixels; otherwise no correction. */
     neutralMinShare: 0.05,
-    /** Auto-exposure: the highlights (this lightness percentile) are brought up to the target... */
+    /** Auto-exposure (scenes only): highlights (this lightness percentile) under the target are
+     * brought up to it. Low on purpose: lit scenes whose brightest thing is a mid-tone wall must not
+     * be lifted (ADR 0030)... */
     exposurePercentile: 0.98,
-    exposureTarget: 0.85,
+    exposureTarget: 0.72,
     /** ...by at most this linear gain. */
     maxExposureGain: 2.2,
     /** Per-channel cast (linear RGB gain - 1) left alone: surfaces' own tint looks like this... */
