@@ -4,7 +4,8 @@
  * on a hanger, in front of a coloured, striped or busy wall above a floor, lit from one side (a
  * gradient and a vignette), shaded like cloth (a cylinder across the body, folds, fabric texture), with
  * a cast shadow on the wall, sometimes other garments (trousers, a bag) in other families, a slight
- * warm or cool white-balance cast and sensor noise; JPEG at any size up to 12 MP and beyond.
+ * warm or cool white-balance cast and sensor noise; JPEG at any size up to 12 MP and beyond. The same
+ * scene can be lit three ways (`light`: as drawn, a strong side light, open shade).
  *
  * The truth is what the generator drew: the dominant garment's family and shade, the other garments'
  * families, and the lighting it applied (so a test can check the garment's pixels). Colours come from
@@ -30,7 +31,24 @@ export interface PhotoSpec {
   others?: number;
   /** White-balance cast, -1 (cool) to 1 (warm), scaled to at most 4% per channel; drawn when not given. */
   cast?: number;
+  /**
+   * The light on top of the drawn scene (the scene itself is the same for every value):
+   * - `as-drawn` (default): side light of 12%, cloth shading, the drawn cast;
+   * - `side-lit`: a strong window light from one side (30%) and deeper cloth shading (the far side of
+   *   the body at 65%), 5% brighter;
+   * - `shade`: open shade: exposed 28% darker, with a cool cast (blue +6%, red -6%) on top of the
+   *   drawn one.
+   */
+  light?: Lighting;
 }
+
+export type Lighting = 'as-drawn' | 'side-lit' | 'shade';
+
+const LIGHTING: Record<Lighting, { side: number; cloth: number; exposure: number; gains: Rgb }> = {
+  'as-drawn': { side: 0.12, cloth: 0.2, exposure: 1, gains: [1, 1, 1] },
+  'side-lit': { side: 0.3, cloth: 0.35, exposure: 1.05, gains: [1, 1, 1] },
+  shade: { side: 0.12, cloth: 0.2, exposure: 0.72, gains: [0.94, 1, 1.06] },
+};
 
 export interface PhotoTruth {
   family: string;
@@ -40,8 +58,9 @@ export interface PhotoTruth {
   subject: Subject;
   backdrop: Backdrop;
   wall: string;
-  /** Channel gains of the white-balance cast (r, g, b). */
+  /** Channel gains of the white-balance cast (r, g, b), the lighting's included. */
   gains: [number, number, number];
+  light: Lighting;
   /** A box (fractions of width/height) inside the lit middle of the dominant garment. */
   probe: { u0: number; v0: number; u1: number; v1: number };
   /** Share of the picture covered by the dominant garment. */
@@ -135,7 +154,13 @@ export function renderPhoto(spec: PhotoSpec): RawPhoto {
   const skin = rgb(pick(rand, SKIN));
   const hair = rgb(pick(rand, HAIR));
   const castLevel = spec.cast ?? rand() * 2 - 1;
-  const gains: Rgb = [1 + 0.04 * castLevel, 1, 1 - 0.04 * castLevel];
+  const light = spec.light ?? 'as-drawn';
+  const lighting = LIGHTING[light];
+  const gains: Rgb = [
+    (1 + 0.04 * castLevel) * lighting.gains[0],
+    lighting.gains[1],
+    (1 - 0.04 * castLevel) * lighting.gains[2],
+  ];
   const lightDir = rand() < 0.5 ? -1 : 1;
   const floorTop = 0.8 + rand() * 0.08;
   const stripeWidth = 0.03 + rand() * 0.05;
@@ -213,7 +238,7 @@ export function renderPhoto(spec: PhotoSpec): RawPhoto {
         c = shade;
         // cloth: darker towards the sides of the body (a cylinder), folds, fine texture
         const across = Math.min(1, Math.abs(u - cu) / (bw + 0.08));
-        material = 0.8 + 0.2 * Math.cos(across * Math.PI * 0.5);
+        material = 1 - lighting.cloth + lighting.cloth * Math.cos(across * Math.PI * 0.5);
         for (const f of folds) if (Math.abs(u - f.u) < f.w) material *= 0.93;
         material *= 0.98 + 0.04 * noise();
       } else if (others.some((o) => o.shape.inside(u, v))) {
@@ -243,10 +268,11 @@ export function renderPhoto(spec: PhotoSpec): RawPhoto {
         if (garment.inside(u - shadowDu, v - shadowDv)) material = 0.68; // the cast shadow
       }
       // light from one side, a little from above, and a vignette
-      const light =
-        (1 + 0.12 * lightDir * (u - 0.5) * 2 + 0.05 * (0.5 - v)) *
-        (1 - 0.22 * ((u - 0.5) ** 2 + (v - 0.5) ** 2));
-      const k = material * light;
+      const lit =
+        (1 + lighting.side * lightDir * (u - 0.5) * 2 + 0.05 * (0.5 - v)) *
+        (1 - 0.22 * ((u - 0.5) ** 2 + (v - 0.5) ** 2)) *
+        lighting.exposure;
+      const k = material * lit;
       const i = (y * width + x) * 3;
       data[i] = Math.max(0, Math.min(255, Math.round(c[0] * k * gains[0])));
       data[i + 1] = Math.max(0, Math.min(255, Math.round(c[1] * k * gains[1])));
@@ -266,6 +292,7 @@ export function renderPhoto(spec: PhotoSpec): RawPhoto {
       backdrop,
       wall: wallHex,
       gains,
+      light,
       probe: { u0: cu - bw * 0.25, v0: mid - 0.06, u1: cu + bw * 0.25, v1: mid + 0.06 },
       garmentShare: garmentPixels / (width * height),
     },

@@ -1,17 +1,24 @@
 /**
- * The one place where the catalogue meets the taste engine's colour vocabulary
- * (src/taste/colour-vocabulary.ts): feed colour names to OKLab features and families.
+ * The one place where the catalogue meets the taste engine's colour model
+ * (src/taste/colour-vocabulary.ts, src/taste/colour-names.ts): feed colour names to OKLab features and
+ * families, in the same space as the palettes the engine measures on photographs.
  */
 import * as vocabulary from '../taste/colour-vocabulary';
-import { primaryColourName } from './catalogue-feed';
+import { resolveColourValue } from '../taste/colour-names';
 import type { Oklab } from './product-ranking';
 
-export interface ColourFeatures {
+export interface ColourPoint {
   l: number;
   a: number;
   b: number;
   family: string;
   name: string;
+}
+
+/** The dominant colour's point (l, a, b, family, name), and every colour the value names. */
+export interface ColourFeatures extends ColourPoint {
+  /** All colours of the value in order, the dominant first (`Navy/White`: navy, white). */
+  colours?: ColourPoint[];
 }
 
 export interface DemoColour {
@@ -23,30 +30,29 @@ export interface DemoColour {
 
 const cache = new Map<string, ColourFeatures | null>();
 
-function lookup(name: string): ColourFeatures | null {
-  const found = vocabulary.colourByName(name);
-  if (!found) return null;
-  return { ...found.oklab, family: found.family, name: found.name };
-}
-
 /**
- * Colour features of a feed `color` value: its first colour, looked up by full name, then by its last
- * word (`dark camel` -> `camel`), then by any word. Null when the vocabulary knows none of them.
+ * Colour features of a feed `color` value: its first colour (the dominant one of `Navy/White`),
+ * resolved through the fashion vocabulary, then the color-name-list dataset, then its colour words
+ * (src/taste/colour-names.ts), with every colour of a multi-colour value in `colours`. Null when
+ * nothing in the value names a colour.
  */
 export function colourFeatures(colour: string | null): ColourFeatures | null {
   if (!colour) return null;
   // Feeds repeat a few hundred colour values across millions of rows: cache by the value as given.
   const cached = cache.get(colour);
   if (cached !== undefined) return cached;
-  const primary = primaryColourName(colour);
-  let found: ColourFeatures | null = null;
-  if (primary) {
-    const words = primary.split(/[\s-]+/).filter(Boolean);
-    found = lookup(primary) ?? lookup(words.join(' '));
-    for (let i = words.length - 1; !found && i >= 0; i -= 1) found = lookup(words[i]);
-  }
-  if (cache.size < 10_000) cache.set(colour, found);
-  return found;
+  const resolved = resolveColourValue(colour);
+  const features =
+    resolved.length === 0
+      ? null
+      : {
+          ...resolved[0].oklab,
+          family: resolved[0].family,
+          name: resolved[0].name,
+          colours: resolved.map((c) => ({ ...c.oklab, family: c.family, name: c.name })),
+        };
+  if (cache.size < 10_000) cache.set(colour, features);
+  return features;
 }
 
 /** The family of a vocabulary colour name, or null. */

@@ -2,6 +2,7 @@
  * Pure parts of product search: query building, scoring, diversity and match reasons.
  * See docs/decisions/0004-product-ranking.md and 0028-search-features-and-one-pass-ranking.md.
  */
+import { colourDistance } from '../taste/colour-vocabulary';
 import { primaryColourName } from './catalogue-feed';
 import { CategoryName, splitCompounds, titleWithoutBrand } from './search-features';
 import { AvoidRules, CHECK_WORDS, PRINT_WORDS, ShopperQuery, STRIPE_WORDS } from './search-query';
@@ -85,12 +86,15 @@ export function buildOrTsQuery(texts: readonly string[], maxTerms = 48): string 
   return [...seen].join(' | ');
 }
 
+/**
+ * The colour model's perceptual distance (src/taste/colour-vocabulary.ts `colourDistance`): OKLab with
+ * lightness weighted down and hue and chroma weighted up between pale and near-neutral colours, so a
+ * blush product is far from a silver palette colour and a grey one from taupe
+ * (docs/decisions/0030-colour-model.md).
+ */
 export function oklabDistance(x: Oklab, y: Oklab): number {
-  return Math.sqrt((x.l - y.l) ** 2 + (x.a - y.a) ** 2 + (x.b - y.b) ** 2);
+  return colourDistance(x, y);
 }
-
-/** Distance in OKLab at which similarity has fallen to about 0.6 (neighbouring vocabulary colours). */
-const COLOUR_SIGMA = 0.08;
 
 /**
  * Palette similarity in 0..1: the best palette colour's closeness to the product colour, weighted by how
@@ -98,11 +102,14 @@ const COLOUR_SIGMA = 0.08;
  */
 export function colourSimilarity(product: Oklab | null, palette: readonly PaletteColour[]): number {
   if (!product || palette.length === 0) return 0;
+  // Neighbouring families of the colour model sit about 0.05-0.08 apart in its metric: at 0.06 the
+  // closeness has fallen to about 0.6, at two families' distance to under 0.1.
+  const sigma = 0.06;
   const maxShare = Math.max(...palette.map((p) => p.share), 1e-9);
   let best = 0;
   for (const colour of palette) {
     const d = oklabDistance(product, colour.oklab);
-    const closeness = Math.exp(-(d * d) / (2 * COLOUR_SIGMA * COLOUR_SIGMA));
+    const closeness = Math.exp(-(d * d) / (2 * sigma * sigma));
     best = Math.max(best, closeness * (0.5 + 0.5 * (colour.share / maxShare)));
   }
   return best;

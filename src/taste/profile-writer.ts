@@ -12,6 +12,14 @@ function list(items: string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
+/** "a" or "an" by the sound of the word that follows ("an orange accent", "a navy accent"). */
+export function article(word: string): 'a' | 'an' {
+  return /^[aeiou]/i.test(word) && !/^(eu|uni|use|one)/i.test(word) ? 'an' : 'a';
+}
+
+const NUMBER_WORDS = ['no', 'one', 'two', 'three', 'four', 'five'];
+const count = (n: number) => NUMBER_WORDS[n] ?? String(n);
+
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
@@ -32,7 +40,7 @@ function patternPhrase(a: ImageAnalysis): string {
 
 /**
  * One or two sentences per image from its measurements, e.g.
- * "Cool, high-contrast look: navy (50%) and crisp white (47%), in bold vertical stripes."
+ * "Cool, high-contrast look: navy (50%) and crisp white (49%), in bold vertical stripes."
  */
 export function captionFor(a: ImageAnalysis): string {
   const c = a.character;
@@ -44,8 +52,10 @@ export function captionFor(a: ImageAnalysis): string {
   const shown = main.length > 0 ? main : a.palette.slice(0, 1);
   const accent = a.palette.find((p) => !shown.includes(p) && p.share >= 0.05 && chroma(p.oklab) >= 0.1);
   const colours = list(shown.map((p) => `${spoken(p.name)} (${pct(p.share)})`));
-  let text = `${capitalise(mood.join(', '))} look: ${colours}${accent ? ` with a ${accent.name} accent` : ''}, ${patternPhrase(a)}.`;
-  if (a.surface.cues.length > 0) text += ` The surface shows ${list(a.surface.cues)}.`;
+  let text = `${capitalise(mood.join(', '))} look: ${colours}${accent ? ` with ${article(accent.name)} ${accent.name} accent` : ''}, ${patternPhrase(a)}.`;
+  // The fine texture is already in the pattern phrase; other cues (sheen) get their own sentence.
+  const cues = a.surface.cues.filter((c) => c !== 'a fine texture');
+  if (cues.length > 0) text += ` The surface shows ${list(cues)}.`;
   return text;
 }
 
@@ -206,9 +216,44 @@ const PATTERN_PREFERENCE: Record<PatternKind, string> = {
   print: 'busy prints',
 };
 
+/** Pattern preference: "Prefers" for one kind, "Leans to" only for a real majority, else "Mixes". */
+function patternSentence(byPattern: [PatternKind, number][], n: number): string {
+  const [[first, firstCount], second] = byPattern;
+  const names = byPattern.map(([p]) => PATTERN_PREFERENCE[p]);
+  if (byPattern.length === 1) return `Prefers ${names[0]}${n > 1 ? ' throughout' : ''}.`;
+  if (second && second[1] === firstCount) return `Mixes ${list(names)}.`;
+  return `Leans to ${PATTERN_PREFERENCE[first]} (${count(firstCount)} of the ${count(n)} images), mixed with ${list(names.slice(1))}.`;
+}
+
+/** How the strongest colour recurs, in words that match the count ("recurs" needs two images). */
+function anchorSentence(anchor: ColourTally, n: number): string {
+  const name = capitalise(anchor.name);
+  if (anchor.images === n) return `${name} appears in every image and anchors the look.`;
+  if (anchor.images >= 2) return `${name} recurs in ${count(anchor.images)} of the ${count(n)} images.`;
+  return `${name} leads, though it comes from only one of the ${count(n)} images.`;
+}
+
+/**
+ * What the set really leaves out, claimed only when every image supports it:
+ * - saturated brights: no colour of chroma >= 0.12 holds 5% of any image;
+ * - black: no colour darker than L 0.3 holds 5% of any image;
+ * - busy prints: every image is a solid with few edges (so never for a busy picture).
+ */
+export function absences(analyses: ImageAnalysis[]): string[] {
+  const out: string[] = [];
+  const holds = (pred: (p: PaletteColour) => boolean) =>
+    analyses.some((a) => a.palette.some((p) => p.share >= 0.05 && pred(p)));
+  if (!holds((p) => chroma(p.oklab) >= 0.12)) out.push('saturated brights');
+  if (!holds((p) => p.oklab.l < 0.3)) out.push('black');
+  if (analyses.every((a) => a.surface.pattern === 'solid' && a.surface.edgeDensity < 0.02))
+    out.push('busy prints');
+  return out;
+}
+
 /**
  * Condenses all images into 3 to 6 sentences for a stylist or a language model: recurring colours,
- * the dominant palette character, pattern preferences, what is absent, and honest material cues.
+ * the dominant palette character, pattern preferences, what is absent, and surface cues, each only
+ * as far as the measurements support it.
  * Symmetric in the images (sums, counts, majorities, sorted ties), so order does not matter.
  */
 export function writeProfile(analyses: ImageAnalysis[]): ProfileSummary {
@@ -221,13 +266,7 @@ export function writeProfile(analyses: ImageAnalysis[]): ProfileSummary {
   const tone = `${character.warmth === 'neutral' ? 'neutral' : character.warmth}, ${character.lightness}`;
   sentences.push(`A ${tone} palette built on ${list(top.slice(0, 3).map((c) => c.name))}.`);
   const anchor = top[0];
-  if (n > 1) {
-    sentences.push(
-      anchor.images === n
-        ? `${capitalise(anchor.name)} appears in every image and anchors the look.`
-        : `${capitalise(anchor.name)} recurs in ${anchor.images} of ${n} images.`,
-    );
-  }
+  if (n > 1) sentences.push(anchorSentence(anchor, n));
   const sat =
     character.saturation === 'vivid'
       ? 'vivid'
@@ -247,22 +286,13 @@ export function writeProfile(analyses: ImageAnalysis[]): ProfileSummary {
     patternCounts.set(a.surface.pattern, (patternCounts.get(a.surface.pattern) ?? 0) + 1),
   );
   const byPattern = [...patternCounts.entries()].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]));
-  const [firstPattern, firstCount] = byPattern[0];
-  sentences.push(
-    byPattern.length === 1
-      ? `Prefers ${PATTERN_PREFERENCE[firstPattern]}${n > 1 ? ' throughout' : ''}.`
-      : `Leans to ${PATTERN_PREFERENCE[firstPattern]} (${firstCount} of ${n}), mixed with ${list(byPattern.slice(1).map(([p]) => PATTERN_PREFERENCE[p]))}.`,
-  );
+  sentences.push(patternSentence(byPattern, n));
 
-  const absent: string[] = [];
-  const anyVivid = analyses.some((a) => a.palette.some((p) => chroma(p.oklab) >= 0.14 && p.share >= 0.1));
-  if (!anyVivid) absent.push('saturated brights');
-  if (!colours.some((c) => c.name === 'black' || c.name === 'charcoal')) absent.push('black');
-  if (!analyses.some((a) => a.surface.pattern === 'print')) absent.push('busy prints');
+  const absent = absences(analyses);
   if (absent.length > 0) sentences.push(`Avoids ${list(absent.slice(0, 2))}.`);
 
   const cues = [...new Set(analyses.flatMap((a) => a.surface.cues))].sort();
-  if (cues.length > 0) sentences.push(`Surfaces suggest ${list(cues)}, a cue to soft or lustrous materials.`);
+  if (cues.length > 0) sentences.push(`Surfaces show ${list(cues)}.`);
 
   const styleAttributes = styleAttributesFor(analyses, colours, character);
   const patterns = [...patternCounts.keys()].sort();

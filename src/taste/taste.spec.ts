@@ -15,9 +15,12 @@ const local = () => new TasteService({ get: () => ({ provider: 'local' }) } as n
 const png = (data: Buffer) => ({ data, contentType: 'image/png' });
 
 describe('colour vocabulary', () => {
-  it('has at least 40 fashion colours, each naming itself', () => {
+  it('has at least 40 fashion colours, each naming itself; metallics never name a measured colour', () => {
     expect(VOCABULARY_COLOURS.length).toBeGreaterThanOrEqual(40);
-    for (const c of VOCABULARY_COLOURS) expect(nameColour(c.oklab).name).toBe(c.name);
+    for (const c of VOCABULARY_COLOURS.filter((v) => v.family !== 'metallic'))
+      expect(nameColour(c.oklab).name).toBe(c.name);
+    expect(colourFamily(nameColour(toOklab('#b8bcc2')).name)).toBe('neutral');
+    expect(nameColour(toOklab('#c9a44c')).family).not.toBe('metallic');
   });
 
   it.each([
@@ -28,7 +31,7 @@ describe('colour vocabulary', () => {
     ['#131313', 'black'],
     ['#9daf89', 'sage'],
     ['#a94c27', 'rust'],
-  ])('names %s %s (CIEDE2000 nearest)', (hex, name) => {
+  ])('names %s %s (nearest by the colour model)', (hex, name) => {
     expect(nameColour(toOklab(hex)).name).toBe(name);
   });
 

@@ -60,6 +60,23 @@ describe('photo-like images', () => {
     expect(nearestRight / total).toBeGreaterThan(0.8);
   });
 
+  it('light the same scene three ways: as drawn, a strong side light, open shade', () => {
+    const spec = { family: 'blush', seed: 11, width: 90, height: 120 };
+    const drawn = renderPhoto(spec);
+    const side = renderPhoto({ ...spec, light: 'side-lit' });
+    const shade = renderPhoto({ ...spec, light: 'shade' });
+    expect(renderPhoto({ ...spec, light: 'as-drawn' }).data.equals(drawn.data)).toBe(true);
+    const { light: _a, gains: _b, ...scene } = drawn.truth;
+    for (const other of [side, shade]) {
+      const { light: _c, gains: _d, ...same } = other.truth;
+      expect(same).toEqual(scene);
+      expect(other.data.equals(drawn.data)).toBe(false);
+    }
+    const mean = (b: Buffer) => b.reduce((s, v) => s + v, 0) / b.length;
+    expect(mean(shade.data)).toBeLessThan(mean(drawn.data) * 0.8);
+    expect(shade.truth.gains[2]).toBeGreaterThan(drawn.truth.gains[2]);
+  });
+
   it('vary the scene: people and hangers, plain, striped and busy walls, warm and cool casts, other garments', () => {
     const scenes = Array.from(
       { length: 40 },

@@ -1,0 +1,181 @@
+import sharp from 'sharp';
+import { garmentPng } from '../../test/support/garments';
+import { colourFeatures } from '../products/product-colour';
+import { resolveColourName, resolveColourValue, splitColourValue } from './colour-names';
+import { colourByName, colourDistance, nameColour, Oklab, oklabOf } from './colour-vocabulary';
+import { analyseImage, ImageAnalysis } from './image-analysis';
+import { decodeWorkingImage, whiteBalance } from './image-decode';
+import { absences, article, captionFor, writeProfile } from './profile-writer';
+
+/** The same colour in shade: OKLab scales L, a and b together when the light falls. */
+const shaded = (o: Oklab, k: number): Oklab => ({ l: o.l * k, a: o.a * k, b: o.b * k });
+const swatch = (name: string) => {
+  const c = colourByName(name);
+  if (!c) throw new Error(name);
+  return c.oklab;
+};
+
+describe('colour model: pale and near-neutral tones keep their hue family', () => {
+  it('blush is not silver or grey, even in shade', () => {
+    for (const k of [1, 0.93, 0.88]) expect(nameColour(shaded(swatch('blush'), k)).family).toBe('pink');
+    expect(colourDistance(swatch('blush'), swatch('silver'))).toBeGreaterThan(
+      colourDistance(swatch('blush'), swatch('dusty pink')) * 0.9,
+    );
+  });
+
+  it('grey is not taupe, and taupe is not grey', () => {
+    expect(nameColour(oklabOf('#8f8f8f')).name).toBe('grey');
+    expect(nameColour(oklabOf('#857768')).name).toBe('taupe');
+    expect(nameColour(shaded(swatch('taupe'), 0.92)).name).toBe('taupe');
+  });
+
+  it('powder blue is not grey or white', () => {
+    for (const k of [1, 0.94]) expect(nameColour(shaded(swatch('powder blue'), k)).family).toBe('blue');
+  });
+
+  it('weights lightness down: a lighter and darker grey are nearer than grey and a faint pink', () => {
+    const grey = oklabOf('#8e8e8e');
+    expect(colourDistance(grey, oklabOf('#999999'))).toBeLessThan(colourDistance(grey, oklabOf('#9a8a8e')));
+  });
+});
+
+describe('colour model: vendor colour names', () => {
+  it.each([
+    ['Rose Quartz', 'pink'],
+    ['Oat', 'oatmeal'],
+    ['Heather Grey', 'heather grey'],
+    ['Storm', 'slate'],
+    ['Ecru', 'ecru'],
+    ['Dusty Pink', 'dusty pink'],
+    ['Washed Black', 'black'],
+    ['Oat Melange', 'oatmeal'],
+    ['Dove Grey', 'light grey'],
+    ['Bottle Green', 'forest green'],
+    ['Steel Blue', 'slate'],
+    ['Petrol', 'teal'],
+  ])('%s resolves to %s', (vendor, expected) => {
+    const r = resolveColourName(vendor);
+    expect(r).not.toBeNull();
+    expect(expected === 'pink' ? r?.family : r?.name).toBe(expected);
+  });
+
+  it('looks names the vocabulary does not know up in the color-name-list dataset', () => {
+    const r = resolveColourName('Air Force Blue');
+    expect(r?.source).toBe('dataset');
+    expect(r?.family).toBe('blue');
+    expect(resolveColourName('Lipstick Red')?.family).toBe('red');
+    expect(resolveColourName('Carburettor')).toBeNull();
+  });
+
+  it('splits multi-colour values and keeps every colour, the dominant first', () => {
+    expect(splitColourValue('Navy/White')).toEqual(['navy', 'white']);
+    expect(splitColourValue('Navy & Cream, Red')).toEqual(['navy', 'cream', 'red']);
+    expect(resolveColourValue('Navy/White').map((c) => c.name)).toEqual(['navy', 'white']);
+    const f = colourFeatures('Navy/White');
+    expect(f?.name).toBe('navy');
+    expect(f?.colours?.map((c) => c.name)).toEqual(['navy', 'white']);
+  });
+
+  it('applies lightness words to the colour they qualify', () => {
+    const dark = resolveColourName('Dark Camel');
+    expect(dark?.oklab.l).toBeLessThan(swatch('camel').l);
+    expect(resolveColourName('Pale Sage')?.oklab.l).toBeGreaterThan(swatch('sage').l);
+  });
+});
+
+/** A PNG of a white garment on a mid-grey wall, under a cast (sRGB channel gains). */
+async function tintedScene(gains: [number, number, number]): Promise<Buffer> {
+  const w = 120;
+  const h = 160;
+  const raw = Buffer.alloc(w * h * 3);
+  for (let y = 0; y < h; y += 1) {
+    for (let x = 0; x < w; x += 1) {
+      const garment = x > 30 && x < 90 && y > 30 && y < 140;
+      const base = garment ? 246 : 150;
+      for (let c = 0; c < 3; c += 1) raw[(y * w + x) * 3 + c] = Math.min(255, Math.round(base * gains[c]));
+    }
+  }
+  return sharp(raw, { raw: { width: w, height: h, channels: 3 } })
+    .png()
+    .toBuffer();
+}
+
+describe('colour model: light', () => {
+  it('white-balances a tinted photograph from its neutral regions', async () => {
+    const warm = await tintedScene([1.05, 1, 0.93]);
+    const img = await decodeWorkingImage(warm, 0);
+    const gains = whiteBalance(img);
+    expect(gains[0]).toBeLessThan(1);
+    expect(gains[2]).toBeGreaterThan(1);
+    const a = await analyseImage(warm, 0);
+    expect(a.palette[0].name).toBe('white');
+  });
+
+  it('leaves a scene without a cast alone', async () => {
+    const img = await decodeWorkingImage(await tintedScene([1, 1, 1]), 0);
+    expect(whiteBalance(img)).toEqual([1, 1, 1]);
+  });
+
+  it('removes shading before naming: a blush garment lit from one side is still blush', async () => {
+    const w = 160;
+    const raw = Buffer.alloc(w * w * 3);
+    const [r, g, b] = [0xef, 0xc3, 0xc0];
+    for (let y = 0; y < w; y += 1) {
+      for (let x = 0; x < w; x += 1) {
+        const garment = x > 40 && x < 120 && y > 30 && y < 140;
+        const k = garment ? 0.72 + 0.28 * (x / w) : 1;
+        const c = garment ? [r, g, b] : [250, 250, 250];
+        for (let i = 0; i < 3; i += 1) raw[(y * w + x) * 3 + i] = Math.round(c[i] * k);
+      }
+    }
+    const png = await sharp(raw, { raw: { width: w, height: w, channels: 3 } })
+      .png()
+      .toBuffer();
+    const a = await analyseImage(png, 0);
+    expect(a.palette[0].name).toBe('blush');
+  });
+});
+
+describe('profile wording', () => {
+  it('uses the right article', () => {
+    expect(article('orange')).toBe('an');
+    expect(article('emerald')).toBe('an');
+    expect(article('navy')).toBe('a');
+  });
+
+  const analysis = async (colour: string, extra: object = {}): Promise<ImageAnalysis> =>
+    analyseImage(await garmentPng({ colour, ...extra }), 0);
+
+  it('names an accent with its article', async () => {
+    const a = await analysis('#f7f7f5');
+    const withAccent: ImageAnalysis = {
+      ...a,
+      palette: [
+        { ...a.palette[0], share: 0.9 },
+        { name: 'orange', hex: '#e8772e', oklab: oklabOf('#e8772e'), share: 0.08 },
+      ],
+    };
+    expect(captionFor(withAccent)).toContain('with an orange accent');
+  });
+
+  it('never says a colour recurs when it comes from one image', async () => {
+    const p = writeProfile([await analysis('#1f8a5b'), await analysis('#e8772e')]);
+    expect(p.taste).not.toMatch(/recurs in (1|one) of/);
+    expect(p.taste).toMatch(/only one of the two images/);
+  });
+
+  it('claims to avoid busy prints only when every image is a plain solid', async () => {
+    expect(absences([await analysis('#b9ae9c'), await analysis('#8b7d6f')])).toContain('busy prints');
+    const busy = [
+      await analysis('#b9ae9c'),
+      await analysis('#1c2541', { pattern: 'checked', background: 'busy' }),
+    ];
+    expect(absences(busy)).not.toContain('busy prints');
+    expect(writeProfile(busy).taste).not.toMatch(/Avoids[^.]*busy prints/);
+  });
+
+  it('makes no material claims from texture', async () => {
+    const p = writeProfile([await analysis('#9caf88'), await analysis('#c19a6b')]);
+    expect(p.taste).not.toMatch(/knit|lustrous|soft or/);
+  });
+});

@@ -1,0 +1,137 @@
+import { converter } from 'culori';
+import sharp from 'sharp';
+// The decompression-bomb guard ingestion applies, applied again to bytes that reach the analyst.
+import { MAX_IMAGE_PIXELS } from '../storage/image-limits';
+import { ANALYSIS } from './image-thresholds';
+import { TasteGenerationError } from './taste.types';
+
+/** The analyst's working copy: linear RGB and OKLab per pixel (interleaved), alpha. */
+export interface WorkingImage {
+  width: number;
+  height: number;
+  /** Linear-light RGB per pixel, interleaved r,g,b in 0..1. */
+  rgb: Float32Array;
+  /** OKLab per pixel, interleaved l,a,b. */
+  lab: Float32Array;
+  alpha: Uint8Array;
+  /** Per-channel gains the white balance applied (1, 1, 1 when it found no neutral region). */
+  gains: [number, number, number];
+}
+
+const toOklab = converter('oklab');
+const toLinear = converter('lrgb');
+
+/** Decodes with shrink-on-load (JPEG/WebP decode at reduced size), auto-rotates, first frame only. */
+export async function decodeWorkingImage(data: Buffer, index: number): Promise<WorkingImage> {
+  let raw: Buffer;
+  let width: number;
+  let height: number;
+  try {
+    const image = sharp(data, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error', animated: false });
+    const size = ANALYSIS.workingSize;
+    const out = await image
+      .rotate()
+      .resize(size, size, { fit: 'inside', withoutEnlargement: true, fastShrinkOnLoad: true })
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    raw = out.data;
+    width = out.info.width;
+    height = out.info.height;
+  } catch {
+    throw new TasteGenerationError(`image ${index + 1} could not be decoded as an image`, false);
+  }
+  const n = width * height;
+  const rgb = new Float32Array(n * 3);
+  const alpha = new Uint8Array(n);
+  const linear = new Float32Array(256);
+  for (let v = 0; v < 256; v += 1) linear[v] = toLinear({ mode: 'rgb', r: v / 255, g: 0, b: 0 }).r;
+  for (let i = 0; i < n; i += 1) {
+    rgb[i * 3] = linear[raw[i * 4]];
+    rgb[i * 3 + 1] = linear[raw[i * 4 + 1]];
+    rgb[i * 3 + 2] = linear[raw[i * 4 + 2]];
+    alpha[i] = raw[i * 4 + 3];
+  }
+  const img = {
+    width,
+    height,
+    rgb,
+    lab: new Float32Array(n * 3),
+    alpha,
+    gains: [1, 1, 1] as [number, number, number],
+  };
+  fillOklab(img);
+  return img;
+}
+
+/** Recomputes OKLab from the linear RGB (after a white balance). */
+export function fillOklab(img: WorkingImage): void {
+  const n = img.width * img.height;
+  for (let i = 0; i < n; i += 1) {
+    const o = toOklab({ mode: 'lrgb', r: img.rgb[i * 3], g: img.rgb[i * 3 + 1], b: img.rgb[i * 3 + 2] });
+    img.lab[i * 3] = o.l;
+    img.lab[i * 3 + 1] = o.a;
+    img.lab[i * 3 + 2] = o.b;
+  }
+}
+
+/**
+ * White balance from neutral regions (von Kries, in linear RGB): the pixels that are nearly neutral
+ * and neither clipped nor deep in shadow are taken to be grey under the scene's light; their mean
+ * gives per-channel gains, applied to every pixel. Only a clear cast is corrected (beyond a deadband
+ * that tinted walls and warm whites stay inside); nothing changes when neutral regions cover too
+ * little of the picture. Returns the gains applied.
+ */
+export function whiteBalance(img: WorkingImage): [number, number, number] {
+  const t = ANALYSIS.light;
+  const n = img.width * img.height;
+  const sum = [0, 0, 0];
+  let count = 0;
+  let opaque = 0;
+  for (let i = 0; i < n; i += 1) {
+    if (img.alpha[i] < ANALYSIS.opaqueAlpha) continue;
+    opaque += 1;
+    const l = img.lab[i * 3];
+    if (l < t.neutralMinL || l > t.neutralMaxL) continue;
+    if (Math.hypot(img.lab[i * 3 + 1], img.lab[i * 3 + 2]) >= t.neutralChroma) continue;
+    for (let c = 0; c < 3; c += 1) sum[c] += img.rgb[i * 3 + c];
+    count += 1;
+  }
+  if (count === 0 || count < t.neutralMinShare * opaque) return [1, 1, 1];
+  const grey = (sum[0] + sum[1] + sum[2]) / 3;
+  // A mild tint is as likely the surfaces' own colour (a warm white wall) as the light's: only the
+  // part of the cast beyond `deadband` is corrected, at most `maxGain`.
+  const gain = (s: number) => {
+    const g = grey / s - 1;
+    const excess = Math.max(0, Math.abs(g) - t.deadband);
+    return 1 + Math.sign(g) * Math.min(t.maxGain, excess);
+  };
+  const gains: [number, number, number] = [gain(sum[0]), gain(sum[1]), gain(sum[2])];
+  if (gains.every((g) => g === 1)) return gains;
+  for (let i = 0; i < n * 3; i += 1) img.rgb[i] *= gains[i % 3];
+  fillOklab(img);
+  img.gains = gains;
+  return gains;
+}
+
+/**
+ * Exposure, as a camera's auto-exposure would set it: when the picture's highlights (the
+ * `exposurePercentile` of lightness) sit below `exposureTarget` (an under-exposed photo, a room in
+ * open shade), linear RGB is scaled up to bring them there, by at most `maxExposureGain`. A photo
+ * that already has light highlights is left alone. Returns the gain applied.
+ */
+export function normaliseExposure(img: WorkingImage): number {
+  const t = ANALYSIS.light;
+  const n = img.width * img.height;
+  const ls: number[] = [];
+  for (let i = 0; i < n; i += 1) if (img.alpha[i] >= ANALYSIS.opaqueAlpha) ls.push(img.lab[i * 3]);
+  if (ls.length === 0) return 1;
+  ls.sort((x, y) => x - y);
+  const high = ls[Math.min(ls.length - 1, Math.floor(t.exposurePercentile * ls.length))];
+  if (high >= t.exposureTarget || high <= 0) return 1;
+  // OKLab lightness is about the cube root of linear light.
+  const gain = Math.min(t.maxExposureGain, (t.exposureTarget / high) ** 3);
+  for (let i = 0; i < n * 3; i += 1) img.rgb[i] = Math.min(1, img.rgb[i] * gain);
+  fillOklab(img);
+  return gain;
+}

@@ -1,0 +1,247 @@
+import { seededRandom } from '../common/seeded-random';
+import { nameColour, Oklab, oklabToHex } from './colour-vocabulary';
+import type { WorkingImage } from './image-decode';
+import type { SubjectWeights } from './image-subject';
+import { ANALYSIS } from './image-thresholds';
+import type { PaletteColour } from './taste.types';
+
+const T = ANALYSIS.palette;
+
+/** A cluster's lit colour (shading removed) and its share of the subject. */
+export interface Cluster {
+  colour: Oklab;
+  share: number;
+}
+
+/**
+ * Clustering features of a pixel: lightness weighted down, and chromaticity (a/L, b/L) scaled to a
+ * reference lightness, so shading (which scales L, a and b together in OKLab) moves a pixel little.
+ */
+function features(lab: Float32Array): Float32Array {
+  const n = lab.length / 3;
+  const f = new Float32Array(n * 3);
+  for (let i = 0; i < n; i += 1) {
+    const l = lab[i * 3];
+    const s = T.referenceL / Math.max(l, T.minChromaticityL);
+    f[i * 3] = l * T.lightnessWeight;
+    f[i * 3 + 1] = lab[i * 3 + 1] * s;
+    f[i * 3 + 2] = lab[i * 3 + 2] * s;
+  }
+  return f;
+}
+
+const d2 = (f: Float32Array, i: number, c: Float32Array, j: number) =>
+  (f[i * 3] - c[j * 3]) ** 2 + (f[i * 3 + 1] - c[j * 3 + 1]) ** 2 + (f[i * 3 + 2] - c[j * 3 + 2]) ** 2;
+
+function nearest(f: Float32Array, i: number, centres: Float32Array, k: number): number {
+  let best = 0;
+  let bestD = Infinity;
+  for (let j = 0; j < k; j += 1) {
+    const d = d2(f, i, centres, j);
+    if (d < bestD) {
+      bestD = d;
+      best = j;
+    }
+  }
+  return best;
+}
+
+/** k-means++ seeding, deterministic (the same image always gives the same palette). */
+function seedCentres(f: Float32Array, idx: number[], w: Float32Array, k: number): Float32Array {
+  const rand = seededRandom(0x5eed);
+  const centres = new Float32Array(k * 3);
+  const pick = (scores: Float64Array): number => {
+    let r = rand() * scores.reduce((s, v) => s + v, 0);
+    for (let j = 0; j < scores.length; j += 1) if ((r -= scores[j]) <= 0) return idx[j];
+    return idx[idx.length - 1];
+  };
+  let count = 0;
+  const put = (i: number) => centres.set(f.subarray(i * 3, i * 3 + 3), 3 * count++);
+  put(pick(Float64Array.from(idx, (i) => w[i])));
+  while (count < k) {
+    const scores = Float64Array.from(idx, (i) => {
+      let m = Infinity;
+      for (let j = 0; j < count; j += 1) m = Math.min(m, d2(f, i, centres, j));
+      return w[i] * m;
+    });
+    if (scores.every((s) => s < 1e-9)) break;
+    put(pick(scores));
+  }
+  return centres.subarray(0, count * 3);
+}
+
+/** Weighted k-means in the clustering space; returns each pixel's cluster (-1: transparent). */
+export function clusterPixels(img: WorkingImage, weights: Float32Array): { assign: Int32Array; k: number } {
+  const f = features(img.lab);
+  const n = img.width * img.height;
+  const w = new Float32Array(n);
+  const idx: number[] = [];
+  for (let i = 0; i < n; i += 1) {
+    if (img.alpha[i] < ANALYSIS.opaqueAlpha) continue;
+    w[i] = T.clusterWeightFloor + (1 - T.clusterWeightFloor) * weights[i];
+    idx.push(i);
+  }
+  const assign = new Int32Array(n).fill(-1);
+  if (idx.length === 0) return { assign, k: 0 };
+  const centres = seedCentres(f, idx, w, T.clusters);
+  const k = centres.length / 3;
+  for (let iter = 0; iter < T.iterations; iter += 1) {
+    const sums = new Float64Array(k * 4);
+    for (const i of idx) {
+      const j = nearest(f, i, centres, k);
+      assign[i] = j;
+      for (let c = 0; c < 3; c += 1) sums[j * 4 + c] += f[i * 3 + c] * w[i];
+      sums[j * 4 + 3] += w[i];
+    }
+    for (let j = 0; j < k; j += 1)
+      if (sums[j * 4 + 3] > 0)
+        for (let c = 0; c < 3; c += 1) centres[j * 3 + c] = sums[j * 4 + c] / sums[j * 4 + 3];
+  }
+  return { assign, k };
+}
+
+/** The value below which `p` of the total weight lies. */
+function weightedPercentile(items: { v: number; w: number }[], p: number): number {
+  const sorted = [...items].sort((x, y) => x.v - y.v);
+  const total = sorted.reduce((s, x) => s + x.w, 0);
+  let acc = 0;
+  for (const x of sorted) if ((acc += x.w) >= p * total) return x.v;
+  return sorted[sorted.length - 1].v;
+}
+
+/**
+ * A cluster's colour with shading removed: its chromaticity (subject-weighted mean of a/L, b/L) at the
+ * lightness of its lit part (the `litPercentile` of its pixels' lightness), so a cloth's shaded side
+ * and folds do not darken or grey its colour.
+ */
+function litColour(lab: Float32Array, members: number[], weights: Float32Array): Oklab {
+  let sw = 0;
+  let ca = 0;
+  let cb = 0;
+  for (const i of members) {
+    const wi = Math.max(weights[i], 1e-3);
+    const l = Math.max(lab[i * 3], T.minChromaticityL);
+    ca += (lab[i * 3 + 1] / l) * wi;
+    cb += (lab[i * 3 + 2] / l) * wi;
+    sw += wi;
+  }
+  const l = weightedPercentile(
+    members.map((i) => ({ v: lab[i * 3], w: Math.max(weights[i], 1e-3) })),
+    T.litPercentile,
+  );
+  const scale = Math.max(l, T.minChromaticityL);
+  return { l, a: (ca / sw) * scale, b: (cb / sw) * scale };
+}
+
+/** Median lightness and mean chromaticity (a/L, b/L) of a cluster's pixels. */
+function tone(lab: Float32Array, members: number[]): { l: number; ca: number; cb: number } {
+  const ls = members.map((i) => lab[i * 3]).sort((x, y) => x - y);
+  let ca = 0;
+  let cb = 0;
+  for (const i of members) {
+    const l = Math.max(lab[i * 3], T.minChromaticityL);
+    ca += lab[i * 3 + 1] / l;
+    cb += lab[i * 3 + 2] / l;
+  }
+  return { l: ls[ls.length >> 1], ca: ca / members.length, cb: cb / members.length };
+}
+
+/**
+ * Joins clusters that are one cloth in light and shade: the same chromaticity (within
+ * `sameChromaticity`) and lightness within `sameLightnessRatio` of each other. Backdrop clusters are
+ * never joined to the subject's.
+ */
+function joinShades(
+  lab: Float32Array,
+  groups: { m: number[]; w: number; backdrop: boolean }[],
+): typeof groups {
+  const out = [...groups].sort((x, y) => y.w - x.w);
+  for (let i = 0; i < out.length; i += 1) {
+    for (let j = i + 1; j < out.length; j += 1) {
+      if (out[i].backdrop || out[j].backdrop) continue;
+      const x = tone(lab, out[i].m);
+      const y = tone(lab, out[j].m);
+      const ratio = Math.max(x.l, y.l) / Math.max(1e-3, Math.min(x.l, y.l));
+      const refL = Math.min(x.l, y.l, T.referenceL);
+      const apart = Math.hypot(x.ca - y.ca, x.cb - y.cb) * refL;
+      if (ratio > T.sameLightnessRatio || apart > T.sameChromaticity) continue;
+      out[i] = { m: [...out[i].m, ...out[j].m], w: out[i].w + out[j].w, backdrop: false };
+      out.splice(j, 1);
+      j = i;
+    }
+  }
+  return out;
+}
+
+/**
+ * Clusters of the subject: each cluster's share is its subject weight, reduced when the cluster
+ * fills much of the border ring (a wall, a floor, legs reaching the frame: backdrop, not garment);
+ * one cloth's lit and shaded clusters joined; each coloured by its lit part.
+ */
+export function subjectClusters(
+  img: WorkingImage,
+  subject: SubjectWeights,
+): { clusters: Cluster[]; mask: Uint8Array } {
+  const { assign, k } = clusterPixels(img, subject.weights);
+  const members: number[][] = Array.from({ length: k }, () => []);
+  const weight = new Float64Array(k);
+  const onBorder = new Float64Array(k);
+  for (let i = 0; i < assign.length; i += 1) {
+    if (assign[i] < 0) continue;
+    members[assign[i]].push(i);
+    weight[assign[i]] += subject.weights[i];
+  }
+  for (const i of subject.border) if (assign[i] >= 0) onBorder[assign[i]] += 1 / subject.border.length;
+  const lessBackdrop = subject.subject === 'centre-weighted';
+  let groups = members.map((m, j) => {
+    const over = (onBorder[j] - T.backdropBorderShare) / (T.backdropBorderFull - T.backdropBorderShare);
+    const factor = lessBackdrop ? 1 - Math.min(1, Math.max(0, over)) : 1;
+    return { m, w: weight[j] * factor, backdrop: factor < 0.5, full: weight[j] };
+  });
+  // Everything looks like backdrop (a garment the colour of the wall): fall back to subject weights.
+  if (groups.reduce((s, g) => s + g.w, 0) <= 1e-6) groups = groups.map((g) => ({ ...g, w: g.full }));
+  const joined = joinShades(
+    img.lab,
+    groups.filter((g) => g.w > 0 && g.m.length > 0),
+  );
+  const sum = joined.reduce((s, g) => s + g.w, 0) || 1;
+  // The surface is read on the subject's clusters only (not on the wall between the sleeves).
+  const mask = new Uint8Array(assign.length);
+  for (const g of joined)
+    if (!g.backdrop) for (const i of g.m) mask[i] = subject.weights[i] >= T.surfaceMinWeight ? 1 : 0;
+  return {
+    clusters: joined.map((g) => ({ colour: litColour(img.lab, g.m, subject.weights), share: g.w / sum })),
+    mask,
+  };
+}
+
+/** Clusters named from the fashion vocabulary, same names merged (share-weighted), small ones dropped. */
+export function namePalette(clusters: Cluster[]): PaletteColour[] {
+  const byName = new Map<string, { l: number; a: number; b: number; share: number }>();
+  for (const c of clusters) {
+    const name = nameColour(c.colour).name;
+    const acc = byName.get(name) ?? { l: 0, a: 0, b: 0, share: 0 };
+    acc.l += c.colour.l * c.share;
+    acc.a += c.colour.a * c.share;
+    acc.b += c.colour.b * c.share;
+    acc.share += c.share;
+    byName.set(name, acc);
+  }
+  return [...byName.entries()]
+    .map(([name, acc]) => {
+      const oklab = { l: acc.l / acc.share, a: acc.a / acc.share, b: acc.b / acc.share };
+      return {
+        name,
+        hex: oklabToHex(oklab),
+        oklab: round(oklab),
+        share: Math.round(acc.share * 1000) / 1000,
+      };
+    })
+    .filter((c) => c.share >= T.minShare)
+    .sort((x, y) => y.share - x.share || x.name.localeCompare(y.name));
+}
+
+function round(o: Oklab): Oklab {
+  const r = (v: number) => Math.round(v * 10000) / 10000;
+  return { l: r(o.l), a: r(o.a), b: r(o.b) };
+}

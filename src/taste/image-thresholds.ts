@@ -1,0 +1,116 @@
+/**
+ * Every threshold of the local analyst in one place (decode, light, subject, palette, surface), each
+ * with what it means. docs/decisions/0030-colour-model.md gives the reasoning for the colour ones.
+ */
+export const ANALYSIS = {
+  /** Working copy: at most this many pixels on the longer side (shrink-on-load). */
+  workingSize: 128,
+  /** Alpha below this is transparent (not subject, not background evidence). */
+  opaqueAlpha: 128,
+
+  light: {
+    /** White balance looks for neutral regions: OKLab chroma under this... */
+    neutralChroma: 0.02,
+    /** ...lightness inside this range (no clipped highlights, no noisy shadows)... */
+    neutralMinL: 0.45,
+    neutralMaxL: 0.97,
+    /** ...covering at least this share of the opaque pixels; otherwise no correction. */
+    neutralMinShare: 0.05,
+    /** Auto-exposure (scenes only): highlights (this lightness percentile) under the target are
+     * brought up to it. Low on purpose: lit scenes whose brightest thing is a mid-tone wall must not
+     * be lifted (ADR 0030)... */
+    exposurePercentile: 0.98,
+    exposureTarget: 0.72,
+    /** ...by at most this linear gain. */
+    maxExposureGain: 2.2,
+    /** Per-channel cast (linear RGB gain - 1) left alone: surfaces' own tint looks like this... */
+    deadband: 0.06,
+    /** ...and the largest correction applied beyond it. */
+    maxGain: 0.25,
+  },
+
+  subject: {
+    /** Border ring width as a share of the shorter side (at least 2 px). */
+    ringShare: 0.06,
+    /** Plain backdrop: this share of the ring within `plainTolerance` of its median colour. */
+    plainRingShare: 0.7,
+    plainTolerance: 0.05,
+    /** Flood fill of a plain backdrop through pixels within this OKLab distance of it. */
+    fillTolerance: 0.08,
+    /** Closing radius (px) that puts back backdrop-coloured garment parts (white stripes on white). */
+    closingRadius: 5,
+    /** The filled subject must cover this share of the image, else every pixel counts. */
+    minSubjectShare: 0.03,
+    /** Centre prior (busy or lit backdrops): Gaussian sigma as a share of the side. */
+    centreSigma: 0.35,
+    /** A colour bin holding this share of the border ring is likely backdrop: its weight falls to
+     * `commonColourFloor` (not 0: a busy wall may hold the garment's colour; the palette step drops
+     * the clusters that really fill the border). */
+    borderBinShare: 0.03,
+    commonColourFloor: 0.3,
+    /** Bins for that test: chromaticity (a/L, b/L) steps and log-lightness steps, so a wall in shadow
+     * or in a lighting gradient falls in the same bins as the lit wall. */
+    chromaticityStep: 0.04,
+    logLightnessStep: 0.25,
+    /** Below this total weight (share of pixels) the centre prior alone is used. */
+    minWeightShare: 0.05,
+  },
+
+  palette: {
+    /** Clusters (k-means++ seeded, deterministic) and iterations. */
+    clusters: 10,
+    iterations: 10,
+    /** Clustering space: lightness weighted down, chromaticity scaled to this reference lightness,
+     * so the lit and the shaded side of one cloth fall in one cluster. */
+    lightnessWeight: 0.5,
+    referenceL: 0.7,
+    /** Chromaticity (a/L, b/L) is unreliable below this lightness: raw a, b are used there. */
+    minChromaticityL: 0.22,
+    /** Every pixel takes part in clustering with at least this weight, so the backdrop forms its own
+     * clusters instead of being pulled into the garment's. */
+    clusterWeightFloor: 0.2,
+    /** Shading removed: a cluster's colour is taken at this lightness percentile (its lit part). */
+    litPercentile: 0.9,
+    /** A cluster holding this share of the border ring is backdrop... */
+    backdropBorderShare: 0.1,
+    /** ...and loses all weight at this share (linear in between). */
+    backdropBorderFull: 0.3,
+    /** Two clusters are one cloth in light and shade when their chromaticity (a/L, b/L, at the
+     * darker one's lightness) is this close and their lightness within this ratio. */
+    sameChromaticity: 0.012,
+    sameLightnessRatio: 1.35,
+    /** Pixels of kept clusters with at least this subject weight are read for the surface. */
+    surfaceMinWeight: 0.2,
+    /** Named colours under this share of the subject are dropped. */
+    minShare: 0.04,
+  },
+
+  character: {
+    chromaticFrom: 0.04,
+    neutralBelow: 0.25,
+    lightAbove: 0.72,
+    darkBelow: 0.45,
+    vividAbove: 0.11,
+    mutedBelow: 0.05,
+    mainShare: 0.1,
+    highContrastAbove: 0.4,
+    tonalBelow: 0.15,
+  },
+
+  surface: {
+    /** Sobel magnitude (OKLab L per px, /4) of a strong edge. */
+    strongEdge: 0.08,
+    orientationBins: 12,
+    /** Subject pixels with a strong edge: under this share the surface is solid. */
+    solidBelow: 0.04,
+    stripedPeak: 0.55,
+    checkedPeaks: 0.6,
+    checkedSecond: 0.2,
+    fineScaleAbove: 0.3,
+    /** Mean gradient of a solid over this reads as a fine surface texture. */
+    fineTextureAbove: 0.012,
+    /** Share of a solid much lighter than its mean that reads as sheen. */
+    sheenMin: 0.01,
+    sheenMax: 0.08,
+  },
+} as const;
