@@ -163,4 +163,5 @@ export class CatalogueWriter {
    */
   async prepareForSearch(): Promise<void> {
     await this.db.query('VACUUM (ANALYZE) products, colour_cells');
-  }}
+  }
+}
