@@ -125,10 +125,12 @@ export class CoresRepository {
    * mapping or images (docs/decisions/0028, "Where a search's time went").
    */
   async readSearchProfile(orgId: string, id: string): Promise<CoreSearchRead | null> {
-    const [row] = await hotQuery<CoreSearchRead>(this.dataSource, 'cores.readSearchProfile', READ_SEARCH_PROFILE_SQL, [
-      id,
-      orgId,
-    ]);
+    const [row] = await hotQuery<CoreSearchRead>(
+      this.dataSource,
+      'cores.readSearchProfile',
+      READ_SEARCH_PROFILE_SQL,
+      [id, orgId],
+    );
     return row ?? null;
   }
 

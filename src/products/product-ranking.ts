@@ -144,7 +144,7 @@ function fieldStems(text: string): string[] {
 }
 
 /** Distinct field values whose words are remembered across searches (cleared whole when full). */
-const FIELD_STEMS_CACHE = 50_000;
+const FIELD_STEMS_CACHE = 20_000;
 const fieldStemsCache = new Map<string, readonly string[]>();
 
 /**
@@ -158,6 +158,38 @@ function cachedFieldStems(text: string): readonly string[] {
     if (fieldStemsCache.size >= FIELD_STEMS_CACHE) fieldStemsCache.clear();
     fieldStemsCache.set(text, (words = fieldStems(text)));
   }
+  return words;
+}
+
+/** Products whose words are remembered across searches (cleared whole when full). */
+const PRODUCT_WORDS_CACHE = 20_000;
+type WordFields = Pick<
+  RankingCandidate,
+  'title' | 'designer' | 'category' | 'colour' | 'material' | 'pattern'
+>;
+const productWordsCache = new Map<string, { fields: WordFields; words: ReadonlySet<string> }>();
+
+/**
+ * productWords() remembered across searches per product id, reused only while the fields it was built
+ * from are the same (a re-imported product with a new title or colour is tokenized again).
+ */
+function cachedProductWords(c: RankingCandidate): ReadonlySet<string> {
+  const hit = productWordsCache.get(c.id);
+  const f = hit?.fields;
+  if (
+    f &&
+    f.title === c.title &&
+    f.designer === c.designer &&
+    f.category === c.category &&
+    f.colour === c.colour &&
+    f.material === c.material &&
+    f.pattern === c.pattern
+  )
+    return hit.words;
+  const words = productWords(c, cachedFieldStems);
+  if (productWordsCache.size >= PRODUCT_WORDS_CACHE) productWordsCache.clear();
+  const { title, designer, category, colour, material, pattern } = c;
+  productWordsCache.set(c.id, { fields: { title, designer, category, colour, material, pattern }, words });
   return words;
 }
 
@@ -293,13 +325,16 @@ export function scoreCandidates<C extends RankingCandidate>(
   // What depends only on a candidate's colour or material text, once per distinct value.
   const namedOf = memo((colourText) => {
     const own = new Set(tokenize(colourText));
-    return Math.max(0, ...targetNames.filter((t) => [...t.words].some((w) => own.has(w))).map((t) => t.weight));
+    return Math.max(
+      0,
+      ...targetNames.filter((t) => [...t.words].some((w) => own.has(w))).map((t) => t.weight),
+    );
   });
   const colourNameOf = memo((colourText) => primaryColourName(colourText));
   const materialHitOf = memo((material) => tokenize(material).some((w) => attributeWords.has(stem(w))));
   const queryParts = terms.length + (withQuery && query.colours.length > 0 ? 1 : 0);
   const ranked = candidates.map((candidate) => {
-    const words = productWords(candidate, cachedFieldStems);
+    const words = cachedProductWords(candidate);
     const reasons: string[] = [];
     // The palette's own colour names in the product's colour field (`Blush` for a blush palette): among
     // products the colour lookup places on one point, the ones named like the palette first. Names only,

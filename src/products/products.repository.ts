@@ -88,8 +88,6 @@ const CANDIDATE_COLUMNS = `s.id, s.external_id AS "externalId", s.title, s.desig
 export class ProductsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-
-
   /**
    * The candidate set of one search in one statement (docs/decisions/0028): each walk takes the grid
    * cells nearest its colour (GiST kNN over `colour_cells.walk_point`, hue and chroma weighted) and
