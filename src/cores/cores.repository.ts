@@ -37,6 +37,22 @@ const READ_CORE_SQL = `SELECT c.id, c.name, c.status, c.taste, c.style_attribute
             FROM core_images i WHERE i.core_id = c.id), '[]'::json) AS images
 FROM cores c WHERE c.id = $1 AND c.org_id = $2`;
 
+/** What a product search reads of a core: its status and taste profile (no images). */
+export interface CoreSearchRead {
+  id: string;
+  name: string;
+  status: GenerationStatus;
+  taste: string | null;
+  styleAttributes: string[];
+  tags: string[];
+  palette: StoredPaletteColour[];
+  patterns: string[];
+}
+
+const READ_SEARCH_PROFILE_SQL = `SELECT c.id, c.name, c.status, c.taste, c.style_attributes AS "styleAttributes", c.tags,
+  c.palette, c.patterns
+FROM cores c WHERE c.id = $1 AND c.org_id = $2`;
+
 /** The only place that touches the cores tables. Every read takes the organization id. */
 @Injectable()
 export class CoresRepository {
@@ -101,6 +117,20 @@ export class CoresRepository {
    */
   async readForOrg(orgId: string, id: string): Promise<CoreRead | null> {
     const [row] = await hotQuery<CoreRead>(this.dataSource, 'cores.readForOrg', READ_CORE_SQL, [id, orgId]);
+    return row ?? null;
+  }
+
+  /**
+   * The read of every product search: one prepared statement on the pool, no query builder, entity
+   * mapping or images (docs/decisions/0028, "Where a search's time went").
+   */
+  async readSearchProfile(orgId: string, id: string): Promise<CoreSearchRead | null> {
+    const [row] = await hotQuery<CoreSearchRead>(
+      this.dataSource,
+      'cores.readSearchProfile',
+      READ_SEARCH_PROFILE_SQL,
+      [id, orgId],
+    );
     return row ?? null;
   }
 

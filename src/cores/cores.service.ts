@@ -195,7 +195,8 @@ export class CoresService {
 
   /** 404 for an unknown or foreign core; 409 unless the profile is ready. */
   async getSearchProfile(ctx: OrgContext, id: string): Promise<CoreSearchProfile> {
-    const core = await this.findOr404(ctx, id);
+    const core = isUuid(id) ? await this.repo.readSearchProfile(ctx.orgId, id) : null;
+    if (!core) throw new NotFoundException('Core not found.');
     if (core.status !== 'ready' || core.taste === null) {
       throw new ConflictException(
         `Core ${id} has no ready taste profile (coreStatus is ${core.status}): poll GET /api/v1/org/cores/${id} until it is ready, then retry.`,

@@ -201,6 +201,28 @@ describe('scoreCandidates', () => {
     expect(ranked[1].score).toBeLessThan(plain[0].score);
   });
 
+  it('reads a product again when its fields change (the words remembered across searches follow the row)', () => {
+    const wool = scoreCandidates(
+      [candidate('cache-1', { title: 'Wool coat' })],
+      PROFILE,
+      parseShopperQuery('wool'),
+    );
+    expect(wool[0].matchReasons).toContain('query: wool');
+    const silk = scoreCandidates(
+      [candidate('cache-1', { title: 'Silk coat' })],
+      PROFILE,
+      parseShopperQuery('wool'),
+    );
+    expect(silk[0].matchReasons).not.toContain('query: wool');
+    expect(silk[0].score).toBeLessThan(wool[0].score);
+    const striped = scoreCandidates(
+      [candidate('cache-1', { title: 'Silk coat', pattern: 'Striped' })],
+      PROFILE,
+      parseShopperQuery('striped'),
+    );
+    expect(striped[0].matchReasons).toContain('query: striped');
+  });
+
   it('matches multi-word attributes only when every word is present', () => {
     expect(phraseMatches('relaxed tailoring', new Set(['relaxed', 'tailoring']))).toBe(true);
     expect(phraseMatches('relaxed tailoring', new Set(['relaxed']))).toBe(false);

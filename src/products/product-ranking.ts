@@ -150,16 +150,64 @@ function fieldStems(text: string): string[] {
   return tokenize(splitCompounds(text)).map(stem);
 }
 
+/** Distinct field values whose words are remembered across searches (cleared whole when full). */
+const FIELD_STEMS_CACHE = 20_000;
+const fieldStemsCache = new Map<string, readonly string[]>();
+
 /**
- * fieldStems() remembered for one search: candidates share a few category paths, colours, materials
- * and patterns, so each distinct value is tokenized once.
+ * fieldStems() remembered across searches: candidates share category paths, colours, materials and
+ * patterns, and the same products are candidates of many searches, so each distinct value is tokenized
+ * once (a pure function of the text; the cache is bounded and cleared whole when full).
  */
-function memoFieldStems(): (text: string) => readonly string[] {
-  const memo = new Map<string, string[]>();
-  return (text) => {
-    let words = memo.get(text);
-    if (!words) memo.set(text, (words = fieldStems(text)));
-    return words;
+function cachedFieldStems(text: string): readonly string[] {
+  let words = fieldStemsCache.get(text);
+  if (!words) {
+    if (fieldStemsCache.size >= FIELD_STEMS_CACHE) fieldStemsCache.clear();
+    fieldStemsCache.set(text, (words = fieldStems(text)));
+  }
+  return words;
+}
+
+/** Products whose words are remembered across searches (cleared whole when full). */
+const PRODUCT_WORDS_CACHE = 20_000;
+type WordFields = Pick<
+  RankingCandidate,
+  'title' | 'designer' | 'category' | 'colour' | 'material' | 'pattern'
+>;
+const productWordsCache = new Map<string, { fields: WordFields; words: ReadonlySet<string> }>();
+
+/**
+ * productWords() remembered across searches per product id, reused only while the fields it was built
+ * from are the same (a re-imported product with a new title or colour is tokenized again).
+ */
+function cachedProductWords(c: RankingCandidate): ReadonlySet<string> {
+  const hit = productWordsCache.get(c.id);
+  const f = hit?.fields;
+  if (
+    f &&
+    f.title === c.title &&
+    f.designer === c.designer &&
+    f.category === c.category &&
+    f.colour === c.colour &&
+    f.material === c.material &&
+    f.pattern === c.pattern
+  )
+    return hit.words;
+  const words = productWords(c, cachedFieldStems);
+  if (productWordsCache.size >= PRODUCT_WORDS_CACHE) productWordsCache.clear();
+  const { title, designer, category, colour, material, pattern } = c;
+  productWordsCache.set(c.id, { fields: { title, designer, category, colour, material, pattern }, words });
+  return words;
+}
+
+/** `fn` remembered for one search, per distinct key (candidates share a few colours and materials). */
+function memo<T>(fn: (key: string) => T): (key: string) => T {
+  const seen = new Map<string, T>();
+  return (key) => {
+    if (seen.has(key)) return seen.get(key) as T;
+    const value = fn(key);
+    seen.set(key, value);
+    return value;
   };
 }
 
@@ -277,26 +325,43 @@ export function scoreCandidates<C extends RankingCandidate>(
     weight: 0.5 + 0.5 * (t.share / maxShare),
   }));
   const terms = withQuery ? query.terms : [];
-  const fieldWords = memoFieldStems();
+  // Each term's singular words, once per search (not once per candidate).
+  const termStems = terms.map((t) => tokenize(t).map(stem));
+  // Per target colour, the weight colourSimilarity() gives it (the most dominant counts fully).
+  const targetWeights = targets.map((t) => 0.5 + 0.5 * (t.share / maxShare));
+  // What depends only on a candidate's colour or material text, once per distinct value.
+  const namedOf = memo((colourText) => {
+    const own = new Set(tokenize(colourText));
+    return Math.max(
+      0,
+      ...targetNames.filter((t) => [...t.words].some((w) => own.has(w))).map((t) => t.weight),
+    );
+  });
+  const colourNameOf = memo((colourText) => primaryColourName(colourText));
+  const materialHitOf = memo((material) => tokenize(material).some((w) => attributeWords.has(stem(w))));
   const queryParts = terms.length + (withQuery && query.colours.length > 0 ? 1 : 0);
   const ranked = candidates.map((candidate) => {
-    const words = productWords(candidate, fieldWords);
+    const words = cachedProductWords(candidate);
     const reasons: string[] = [];
     // The palette's own colour names in the product's colour field (`Blush` for a blush palette): among
     // products the colour lookup places on one point, the ones named like the palette first. Names only,
     // not families: a family word (`pink`, `grey`) spans several of a wardrobe's tones.
-    const own = new Set(tokenize(candidate.colour ?? ''));
-    const named = Math.max(
-      0,
-      ...targetNames.filter((t) => [...t.words].some((w) => own.has(w))).map((t) => t.weight),
-    );
-    const colour =
-      (1 - COLOUR_NAME_WEIGHT) * colourSimilarity(candidate.colourLab, targets) + COLOUR_NAME_WEIGHT * named;
-    const matchedColours = targets.filter(
-      (t) => closenessTo(candidate.colourLab, t) >= COLOUR_REASON_CLOSENESS,
-    );
-    const colourName = primaryColourName(candidate.colour);
-    if (matchedColours.length > 0 && colourName) reasons.push(`colour: ${colourName}`);
+    const named = namedOf(candidate.colour ?? '');
+    // Closeness to each target once: the palette similarity (weighted by share) and the colours named
+    // as matches both come from it (as colourSimilarity() and closenessTo() compute it).
+    let similarity = 0;
+    const matchedColours: PaletteColour[] = [];
+    if (candidate.colourLab) {
+      for (let i = 0; i < targets.length; i += 1) {
+        const d = oklabDistance(candidate.colourLab, targets[i].oklab);
+        const closeness = Math.exp(-(d * d) / (2 * COLOUR_SIGMA * COLOUR_SIGMA));
+        similarity = Math.max(similarity, closeness * targetWeights[i]);
+        if (closeness >= COLOUR_REASON_CLOSENESS) matchedColours.push(targets[i]);
+      }
+    }
+    const colour = (1 - COLOUR_NAME_WEIGHT) * similarity + COLOUR_NAME_WEIGHT * named;
+    const colourName = matchedColours.length > 0 && candidate.colour ? colourNameOf(candidate.colour) : null;
+    if (colourName) reasons.push(`colour: ${colourName}`);
     let attributeHits = 0;
     for (const { kind, key, tokens } of attributes) {
       if (!tokens.every((t) => words.has(t))) continue;
@@ -304,7 +369,7 @@ export function scoreCandidates<C extends RankingCandidate>(
       reasons.push(`${kind}: ${key}`);
     }
     const material = candidate.material?.toLowerCase();
-    if (material && tokenize(material).some((w) => attributeWords.has(stem(w)))) {
+    if (material && materialHitOf(material)) {
       reasons.push(`material: ${material}`);
       attributeHits += 1;
     }
@@ -312,7 +377,7 @@ export function scoreCandidates<C extends RankingCandidate>(
     let queryMatch = false;
     if (withQuery) {
       const inCategory = query.category === null || candidate.categoryName === query.category;
-      const matchedTerms = terms.filter((t) => tokenize(t).every((w) => words.has(stem(w))));
+      const matchedTerms = terms.filter((_, i) => termStems[i].every((w) => words.has(w)));
       const colourMatched = query.colours.length > 0 && matchedColours.length > 0;
       const matched = matchedTerms.length + (colourMatched ? 1 : 0);
       queryMatch = inCategory && (matched > 0 || query.category !== null);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { onReplica } from '../database/replica';
+import { replicaQuery } from '../database/hot-query';
 import type { CatalogueRow } from './catalogue-feed';
 import type { ProductGender } from './product.entity';
 import type { Oklab } from './product-ranking';
@@ -100,7 +100,7 @@ export class ProductsRepository {
   async findCandidates(plan: CandidatePlan): Promise<CandidateRow[]> {
     const query = candidateQuery(plan);
     if (!query) return [];
-    return onReplica(this.db, (r) => r.query(query.text, query.params));
+    return replicaQuery<CandidateRow>(this.db, query.text, query.params);
   }
 
   /**
@@ -114,11 +114,10 @@ export class ProductsRepository {
       return `$${params.length}`;
     };
     const where = hardFilters(filters, param);
-    return onReplica(this.db, (r) =>
-      r.query(
-        `SELECT ${CANDIDATE_COLUMNS} FROM products s WHERE TRUE${where} ORDER BY s.id LIMIT ${param(limit)}`,
-        params,
-      ),
+    return replicaQuery<CandidateRow>(
+      this.db,
+      `SELECT ${CANDIDATE_COLUMNS} FROM products s WHERE TRUE${where} ORDER BY s.id LIMIT ${param(limit)}`,
+      params,
     );
   }
 }
