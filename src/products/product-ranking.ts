@@ -97,19 +97,22 @@ export function oklabDistance(x: Oklab, y: Oklab): number {
 }
 
 /**
+ * Spread of a colour's closeness in the colour model's metric. Neighbouring families sit about 0.05-0.08
+ * apart in it: at 0.06 the closeness has fallen to about 0.6, at two families' distance to under 0.1.
+ */
+const COLOUR_SIGMA = 0.06;
+
+/**
  * Palette similarity in 0..1: the best palette colour's closeness to the product colour, weighted by how
  * dominant that colour is in the core (the most dominant colour counts fully, a minor one at least half).
  */
 export function colourSimilarity(product: Oklab | null, palette: readonly PaletteColour[]): number {
   if (!product || palette.length === 0) return 0;
-  // Neighbouring families of the colour model sit about 0.05-0.08 apart in its metric: at 0.06 the
-  // closeness has fallen to about 0.6, at two families' distance to under 0.1.
-  const sigma = 0.06;
   const maxShare = Math.max(...palette.map((p) => p.share), 1e-9);
   let best = 0;
   for (const colour of palette) {
     const d = oklabDistance(product, colour.oklab);
-    const closeness = Math.exp(-(d * d) / (2 * sigma * sigma));
+    const closeness = Math.exp(-(d * d) / (2 * COLOUR_SIGMA * COLOUR_SIGMA));
     best = Math.max(best, closeness * (0.5 + 0.5 * (colour.share / maxShare)));
   }
   return best;
