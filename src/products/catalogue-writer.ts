@@ -67,7 +67,9 @@ const describing = (ref: string): string[] =>
  * - `cells`: colour cells new to `colour_cells`, in cell order (the search walks that list).
  */
 export const MERGE = `WITH changed AS MATERIALIZED (
-    SELECT st.*, ${describing('st').map((e, i) => `${e} AS d${i}`).join(', ')} FROM catalogue_stage st
+    SELECT st.*, ${describing('st')
+      .map((e, i) => `${e} AS d${i}`)
+      .join(', ')} FROM catalogue_stage st
     WHERE NOT EXISTS (SELECT 1 FROM products p WHERE p.external_id = st.external_id
       AND ${tuple('p', FIELDS)} IS NOT DISTINCT FROM ${tuple('st', FIELDS)})
   ), described AS MATERIALIZED (
@@ -162,4 +164,5 @@ export class CatalogueWriter {
    */
   async prepareForSearch(): Promise<void> {
     await this.db.query('VACUUM (ANALYZE) products, colour_cells');
-  }}
+  }
+}
