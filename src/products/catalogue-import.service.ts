@@ -11,7 +11,7 @@ import { CatalogueWriter, UpsertCounts } from './catalogue-writer';
 
 /**
  * Rows per chunk: one COPY and one merge statement each (docs/decisions/0029). Large enough that a
- * product's variants mostly share a chunk (their description's search vector is computed once per
+ * product's variants mostly share a chunk (their search features are computed once per
  * chunk), small enough that the last chunk's merge, which nothing overlaps, stays short.
  */
 const IMPORT_CHUNK_SIZE = 5000;

@@ -5,7 +5,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { DataSource } from 'typeorm';
-import { searchAttributesSql, searchVectorSql } from './product.entity';
 import type { ProductUpsertRow } from './products.repository';
 
 /** What one chunk's merge did: rows new to the catalogue, rows changed, rows already as given. */
@@ -48,40 +47,42 @@ export const CREATE_STAGE = `CREATE TEMP TABLE catalogue_stage ON COMMIT DROP AS
   SELECT ${NAMES.join(', ')} FROM products WITH NO DATA`;
 export const COPY_STAGE = `COPY catalogue_stage (${NAMES.join(', ')}) FROM STDIN`;
 
+/** The fields `product_features` reads (FEATURES_SQL): a product's sizes share them all. */
+const DESCRIBING = ['title', 'designer', 'category', 'colour', 'material', 'pattern'];
+/** Title and designer are NOT NULL; product_features reads a NULL category, colour, material or pattern as ''. */
+const describing = (ref: string): string[] =>
+  DESCRIBING.map((n) => (n === 'title' || n === 'designer' ? `${ref}.${n}` : `coalesce(${ref}.${n}, '')`));
+
 /**
  * The set-based merge of a staged chunk (docs/decisions/0029):
  * - `changed`: staged rows that are new or differ from the stored row (an unchanged row costs one index
  *   probe and is never rewritten, so a re-import of the same feed leaves it untouched);
- * - `descriptions`, `vectors`: the weighted search vector (`searchVectorSql`) computed once per distinct
- *   text, not per row: the description's part once per distinct description, the whole vector once per
- *   distinct (title, designer, colour/material/pattern/category text, description). A product's sizes
- *   share all of them, and `to_tsvector` is most of a row's cost. The result is the same tsvector as
- *   computing it row by row. MATERIALIZED, or the planner pulls the subqueries up and computes the
- *   vectors again for every row;
+ * - `described`: the search features (`product_features`, FEATURES_SQL) computed once per distinct
+ *   describing fields, not per row, with NULL read as '' as the function does: `to_tsvector` is most of
+ *   a row's cost and a product's sizes share them. The result is the tsvector the former generated
+ *   column computed row by row. MATERIALIZED, or the planner pulls the subquery up and computes the
+ *   features again for every row;
  * - the upsert, in key order so that concurrent merges lock rows in one order; its `WHERE` leaves a row
  *   that a concurrent import already wrote as given untouched;
  * - `cells`: colour cells new to `colour_cells`, in cell order (the search walks that list).
  */
 export const MERGE = `WITH changed AS MATERIALIZED (
-    SELECT st.*, ${searchAttributesSql('st')} AS attributes FROM catalogue_stage st
+    SELECT st.*, ${describing('st')
+      .map((e, i) => `${e} AS d${i}`)
+      .join(', ')} FROM catalogue_stage st
     WHERE NOT EXISTS (SELECT 1 FROM products p WHERE p.external_id = st.external_id
       AND ${tuple('p', FIELDS)} IS NOT DISTINCT FROM ${tuple('st', FIELDS)})
-  ), descriptions AS MATERIALIZED (
-    SELECT d.description, setweight(to_tsvector('english'::regconfig, d.description), 'D') AS vector
-    FROM (SELECT DISTINCT description FROM changed) d
-  ), vectors AS MATERIALIZED (
-    SELECT t.title, t.designer, t.attributes, t.description,
-      ${searchVectorSql('t', 'd.vector', 't.attributes')} AS vector
-    FROM (SELECT DISTINCT title, designer, attributes, description FROM changed) t
-    JOIN descriptions d ON d.description = t.description
+  ), described AS MATERIALIZED (
+    SELECT ${DESCRIBING.map((_, i) => `t.d${i}`).join(', ')},
+      product_features(${DESCRIBING.map((_, i) => `t.d${i}`).join(', ')}) AS features
+    FROM (SELECT DISTINCT ${DESCRIBING.map((_, i) => `d${i}`).join(', ')} FROM changed) t
   ), upserted AS (
-    INSERT INTO products (${NAMES.join(', ')}, search)
-    SELECT ${NAMES.map((n) => `c.${n}`).join(', ')}, v.vector
-    FROM changed c JOIN vectors v ON v.title = c.title AND v.designer = c.designer
-      AND v.attributes = c.attributes AND v.description = c.description
+    INSERT INTO products (${NAMES.join(', ')}, features)
+    SELECT ${NAMES.map((n) => `c.${n}`).join(', ')}, f.features
+    FROM changed c JOIN described f ON ${DESCRIBING.map((_, i) => `f.d${i} = c.d${i}`).join(' AND ')}
     ORDER BY c.external_id
     ON CONFLICT (external_id) DO UPDATE SET
-      ${FIELDS.map((n) => `${n} = EXCLUDED.${n}`).join(', ')}, search = EXCLUDED.search, updated_at = now()
+      ${FIELDS.map((n) => `${n} = EXCLUDED.${n}`).join(', ')}, features = EXCLUDED.features, updated_at = now()
     WHERE ${tuple('products', FIELDS)} IS DISTINCT FROM ${tuple('EXCLUDED', FIELDS)}
     RETURNING (xmax = 0) AS inserted, colour_cell
   ), cells AS (
@@ -119,7 +120,7 @@ export function copyText(rows: readonly ProductUpsertRow[]): string {
 /**
  * The catalogue's write path (the only writer of `products` and `colour_cells`): each chunk of feed rows
  * is copied into a temporary staging table and merged into the catalogue by one set-based statement, in
- * one transaction. A search sees a chunk whole or not at all, with its search vector, colour cell and
+ * one transaction. A search sees a chunk whole or not at all, with its search features, colour cell and
  * cell listing in place; an interrupted import leaves whole chunks and no staging table behind (it is
  * temporary: dropped at commit, and with the session when a process dies), and running the feed again
  * completes it. External ids must be distinct within a chunk.

@@ -67,7 +67,7 @@ describe('catalogue:import (e2e, spawned process)', () => {
     expect(rows[2]).toEqual(expect.objectContaining({ price: '1099.00', gender: 'unisex' }));
     const [search] = await ds.query(
       `SELECT count(*)::int AS n FROM products s JOIN products p ON p.id = s.id
-       WHERE p.external_id LIKE 'imp-csv-%' AND s.search @@ to_tsquery('english', 'camel')`,
+       WHERE p.external_id LIKE 'imp-csv-%' AND s.features @@ to_tsquery('english', 'camel')`,
     );
     expect(search.n).toBe(1);
 
@@ -259,7 +259,7 @@ describe('catalogue import through the service (e2e)', () => {
       await ds.query(
         `SELECT p.colour_cell AS cell, c.cell IS NOT NULL AS listed,
            c.centre <-> cube(ARRAY[p.colour_l, p.colour_a, p.colour_b]::float8[]) AS distance,
-           p.search @@ to_tsquery('english', 'merino & jumper & cellar') AS matches
+           p.features @@ to_tsquery('english', 'merino & jumper') AS matches
          FROM products p LEFT JOIN colour_cells c ON c.cell = p.colour_cell
          WHERE p.external_id LIKE $1`,
         [`${prefix}-%`],
@@ -274,10 +274,10 @@ describe('catalogue import through the service (e2e)', () => {
     }
   });
 
-  it('stores the search vector the former generated column computed, for new, repeated and changed text', async () => {
+  it('stores the search features the former generated column computed, for new, repeated and changed text', async () => {
     const { CatalogueImportService } = await import('../../src/products/catalogue-import.service');
     const { CatalogueWriter } = await import('../../src/products/catalogue-writer');
-    const { SEARCH_VECTOR } = await import('../../src/products/product.entity');
+    const { FEATURES_SQL } = await import('../../src/products/search-features');
     const importer = new CatalogueImportService(new CatalogueWriter(ds));
     const prefix = `vector-${process.pid}`;
     // Sizes share title, brand and description (computed once); colourways differ in colour only;
@@ -315,8 +315,8 @@ describe('catalogue import through the service (e2e)', () => {
     expect(second.updated).toBeGreaterThan(0);
     expect(second.unchanged).toBeGreaterThan(0);
     const [check] = await ds.query(
-      `SELECT count(*)::int AS n, count(*) FILTER (WHERE search = ${SEARCH_VECTOR})::int AS same,
-         count(*) FILTER (WHERE search @@ to_tsquery('english', 'heather & grey'))::int AS grey
+      `SELECT count(*)::int AS n, count(*) FILTER (WHERE features = ${FEATURES_SQL})::int AS same,
+         count(*) FILTER (WHERE features @@ to_tsquery('english', 'heather & grey'))::int AS grey
        FROM products WHERE external_id LIKE $1`,
       [`${prefix}-%`],
     );
@@ -337,7 +337,7 @@ describe('catalogue:import interrupted (e2e, spawned process)', () => {
   afterAll(() => ds.destroy());
 
   it('a killed import leaves whole chunks, searchable, and no staging table; running it again completes it', async () => {
-    const { SEARCH_VECTOR } = await import('../../src/products/product.entity');
+    const { FEATURES_SQL } = await import('../../src/products/search-features');
     const prefix = `killed-${process.pid}`;
     const total = 40_000;
     const dir = mkdtempSync(join(tmpdir(), 'feed-'));
@@ -395,10 +395,10 @@ describe('catalogue:import interrupted (e2e, spawned process)', () => {
       committed = await ours();
     }
     expect(committed).toBeGreaterThan(0);
-    // Whole chunks only (5,000 rows each), each row with its search vector and its colour cell listed.
+    // Whole chunks only (5,000 rows each), each row with its search features and its colour cell listed.
     expect(committed % 5000 === 0 || committed === total).toBe(true);
     const [state] = await ds.query(
-      `SELECT count(*) FILTER (WHERE p.search = ${SEARCH_VECTOR.replace(/products\./g, 'p.')})::int AS searchable,
+      `SELECT count(*) FILTER (WHERE p.features = ${FEATURES_SQL})::int AS searchable,
          count(*) FILTER (WHERE c.cell IS NOT NULL)::int AS listed
        FROM products p LEFT JOIN colour_cells c ON c.cell = p.colour_cell WHERE p.external_id LIKE $1`,
       [`${prefix}-%`],

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source';
-import { CATEGORIES, productCategory } from '../../src/products/search-features';
+import { CATEGORIES, FEATURES_SQL, productCategory } from '../../src/products/search-features';
 
 /**
  * The search features PostgreSQL computes (migration 1795700000000, docs/decisions/0028): the stored
@@ -102,6 +102,25 @@ describe('search features (SQL, real PostgreSQL)', () => {
       [`${prefix}-%`],
     );
     expect(brand).toHaveLength(0);
+  });
+
+  it('fills the features of a row written without them, and refreshes them when a describing field changes', async () => {
+    const features = async (): Promise<{ given: boolean; coat: boolean; knit: boolean }> =>
+      (
+        await ds.query(
+          `SELECT features = ${FEATURES_SQL} AS given, features @@ to_tsquery('english', 'coat') AS coat,
+             features @@ to_tsquery('english', 'cardigan') AS knit FROM products WHERE external_id = $1`,
+          [`${prefix}-0`],
+        )
+      )[0];
+    expect(await features()).toEqual({ given: true, coat: true, knit: false });
+    await ds.query(`UPDATE products SET title = 'Ribbed Cardigan', category = NULL WHERE external_id = $1`, [
+      `${prefix}-0`,
+    ]);
+    expect(await features()).toEqual({ given: true, coat: false, knit: true });
+    // A change of a field the features do not read leaves them as they are.
+    await ds.query(`UPDATE products SET description = 'A coat.' WHERE external_id = $1`, [`${prefix}-0`]);
+    expect(await features()).toEqual({ given: true, coat: false, knit: true });
   });
 
   it('gives every colour cell a walk point with a and b doubled', async () => {
