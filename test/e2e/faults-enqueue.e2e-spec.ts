@@ -159,6 +159,13 @@ describe('faults between the commit and the enqueue (e2e, spawned processes, own
           }),
         ),
       );
+      // Until the API's Redis client has reconnected (with its backoff), requests fail fast with 503
+      // (the outage policy); it recovers by itself.
+      await until(
+        'the API to reconnect to the restarted Redis',
+        async () => (await api(apiApp, null).get('/health/ready')).status === 200,
+        30000,
+      );
       const core = await waitForCore(apiApp, org, coreId, 60000);
       expect(core.coreStatus).toBe('ready');
       await worker.close();
