@@ -38,16 +38,13 @@ const READ_CORE_SQL = `SELECT c.id, c.name, c.status, c.taste, c.style_attribute
 FROM cores c WHERE c.id = $1 AND c.org_id = $2`;
 
 /** What a product search reads of a core: its status and taste profile (no images). */
-export interface CoreSearchRead {
-  id: string;
-  name: string;
-  status: GenerationStatus;
-  taste: string | null;
-  styleAttributes: string[];
-  tags: string[];
+export type CoreSearchRead = Pick<
+  CoreRead,
+  'id' | 'name' | 'status' | 'taste' | 'styleAttributes' | 'tags'
+> & {
   palette: StoredPaletteColour[];
   patterns: string[];
-}
+};
 
 const READ_SEARCH_PROFILE_SQL = `SELECT c.id, c.name, c.status, c.taste, c.style_attributes AS "styleAttributes", c.tags,
   c.palette, c.patterns

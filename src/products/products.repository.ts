@@ -42,27 +42,11 @@ export interface CandidatePlan extends CandidateFilters {
 }
 
 /** A catalogue row as read for ranking (`numeric` price as PostgreSQL returns it; no description). */
-export interface CandidateRow {
+export type CandidateRow = Omit<ProductUpsertRow, 'description' | 'price' | 'availability'> & {
   id: string;
-  externalId: string;
-  title: string;
-  designer: string;
   price: string;
-  currency: string;
-  url: string;
-  mediaUrl: string;
-  mediaUrlAlt: string | null;
-  gender: ProductGender;
-  colour: string | null;
-  material: string | null;
-  pattern: string | null;
-  category: string | null;
   categoryKey: number | null;
-  colourL: number | null;
-  colourA: number | null;
-  colourB: number | null;
-  colourFamily: string | null;
-}
+};
 
 /**
  * Grid cells walked per colour at most. The walk stops as soon as enough products are found, so this
