@@ -1,34 +1,33 @@
 /**
- * Conformance of a generated OpenAPI document (e.g. from @nestjs/swagger, OAS 3.0 or 3.1) against the
- * hand-written contract of record (openapi/taste-profile.v1.yaml, OAS 3.1).
+ * Conformance of the document @nestjs/swagger generates (openapi/generated.json, OAS 3.0) against the
+ * hand-written contract of record (openapi/taste-profile.v1.yaml, OAS 3.1): the one place where the
+ * DTOs' shapes meet the specification (docs/decisions/0036).
  *
- * Everything here is pure and synchronous: the functions take plain (parsed, optionally dereferenced)
- * documents and return human-readable problem lines. Local `$ref`s (`#/...`) are resolved on the fly, so
- * the documents do not have to be dereferenced first; circular references are tolerated.
- *
- * Rules (the contract is the reference; the generated document may add things):
- * - every contract operation (method + server base path + path, path parameters compared by position)
- *   exists in the generated document;
- * - parameters: same name (path parameters: same position), location, required flag, type, enum, format,
- *   minimum/maximum, minLength/maxLength; the generated document must not require extra parameters;
- * - request body: same presence and `required` flag, same JSON schema (all contract properties accepted,
- *   required sets equal);
- * - responses: every contract status code is present; for JSON bodies every contract-required property
- *   exists and is required; types (incl. nullability), enum values (as sets), formats, array items
- *   (recursively) and maxItems/minItems/maxLength/minLength/minimum/maximum match where the contract sets
- *   them. Optional contract properties are compared when the generated document declares them.
- * Descriptions, examples, tags and extra operations/optional properties are ignored.
- *
- * Schema normalisation makes OAS 3.0 and 3.1 spellings compare equal: `nullable: true` and
- * `type: [T, 'null']`, `anyOf/oneOf: [X, {type: 'null'}]`, `allOf` (merged), `null` inside `enum`.
+ * Both documents come in dereferenced (`SwaggerParser.dereference`, see tools/openapi-check.ts). The
+ * contract is the reference; the generated document may add operations, optional properties and
+ * optional parameters. Rules:
+ * 1. Operations: every contract operation (method + the first server's path + path template) exists in
+ *    the generated document; path parameter names do not matter (`/cores/{id}` == `/cores/{coreId}`).
+ * 2. Parameters: each contract parameter exists (path parameters matched by position, header names
+ *    case-insensitively) with the same required flag and schema (rule 5); the generated document
+ *    requires no query or header parameter the contract lacks.
+ * 3. Request body: present when the contract has one, same `required` flag, same JSON schema (rule 5),
+ *    where every contract property is accepted and the required sets are equal.
+ * 4. Responses: every contract status code exists; a contract JSON body has a generated JSON body with
+ *    the same schema (rule 5), where every contract-required property exists and is required.
+ * 5. Schemas, where the contract sets them: type, nullability, format, enum (as a set; a contract
+ *    `const` only clashes with a different generated enum), the bounds in BOUND_KEYWORDS, properties
+ *    (rules 3 and 4) and array items, recursively.
+ * Spellings that compare equal: `nullable: true` == `type: [T, 'null']` == `oneOf/anyOf: [X, {type:
+ * 'null'}]` == `null` in `enum`; `allOf` members are merged into the schema that holds them.
+ * Descriptions, examples, patterns, tags and operation ids are not compared.
  */
 
 export type JsonObject = Record<string, unknown>;
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
-/** Numeric/length keywords compared whenever the contract sets them. */
+/** Numeric and length keywords compared whenever the contract sets them. */
 export const BOUND_KEYWORDS = [
   'maxItems',
   'minItems',
@@ -39,7 +38,6 @@ export const BOUND_KEYWORDS = [
   'exclusiveMinimum',
   'exclusiveMaximum',
 ] as const;
-type BoundKeyword = (typeof BOUND_KEYWORDS)[number];
 
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -49,635 +47,283 @@ function asArray(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
-function asString(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
+const fmt = (value: unknown): string => (value === undefined ? 'absent' : JSON.stringify(value));
+
+function sameSet(a: unknown[], b: unknown[]): boolean {
+  const left = new Set(a.map(fmt));
+  const right = new Set(b.map(fmt));
+  return left.size === right.size && [...left].every((value) => right.has(value));
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// References and paths
-// ---------------------------------------------------------------------------------------------------------
+// Operations -------------------------------------------------------------------------------------------
 
-/** Resolves a local JSON pointer (`#/components/schemas/X`) inside `root`. */
-export function resolvePointer(root: unknown, ref: string): unknown {
-  if (!ref.startsWith('#')) {
-    throw new Error(`Only local $ref values are supported, got "${ref}"`);
-  }
-  const parts = ref
-    .slice(1)
-    .split('/')
-    .filter((part, index) => !(index === 0 && part === ''))
-    .map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~'));
-  let node: unknown = root;
-  for (const part of parts) {
-    if (Array.isArray(node) && /^\d+$/.test(part)) {
-      node = node[Number(part)];
-    } else if (isObject(node) && part in node) {
-      node = node[part];
-    } else {
-      throw new Error(`Unresolvable $ref "${ref}"`);
-    }
-  }
-  return node;
-}
-
-/**
- * Follows `$ref` chains. For a reference object with siblings (allowed in OAS 3.1) the siblings are kept
- * and override the target's keywords.
- */
-export function deref(root: unknown, node: unknown): unknown {
-  let current = node;
-  const visited = new Set<string>();
-  while (isObject(current) && typeof current.$ref === 'string') {
-    const ref = current.$ref;
-    if (visited.has(ref)) {
-      throw new Error(`Circular $ref chain at "${ref}"`);
-    }
-    visited.add(ref);
-    const { $ref: _ref, ...siblings } = current;
-    const target = resolvePointer(root, ref);
-    const meaningful = Object.keys(siblings).filter((key) => !['description', 'summary'].includes(key));
-    current = meaningful.length > 0 && isObject(target) ? { ...target, ...siblings } : target;
-  }
-  return current;
-}
-
-/** Path of the first server URL (`/api/v1/org`), or '' when the document declares no servers. */
-export function serverBasePath(doc: unknown): string {
-  if (!isObject(doc)) return '';
-  const first = asArray(doc.servers)[0];
-  const url = isObject(first) ? asString(first.url) : undefined;
-  if (!url) return '';
-  let path = url;
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
-    try {
-      path = new URL(url).pathname;
-    } catch {
-      path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '');
-    }
-  }
-  return trimSlashes(path);
-}
-
-function trimSlashes(path: string): string {
-  const trimmed = path.replace(/\/+$/, '');
-  if (trimmed === '') return '';
-  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
-}
-
-/** Joins a server base path and a path template: ('/api/v1/org', '/cores') -> '/api/v1/org/cores'. */
-export function joinPath(base: string, path: string): string {
-  const joined = `${trimSlashes(base)}/${path.replace(/^\/+/, '')}`;
-  return trimSlashes(joined) || '/';
-}
-
-/** Canonical key of a path template: parameter names are erased, so `/cores/{id}` == `/cores/{coreId}`. */
-export function pathKey(fullPath: string): string {
-  return fullPath.replace(/\{[^}/]+\}/g, '{}');
-}
-
-/** Names of the path parameters of a template, in order of appearance. */
-export function pathParamNames(template: string): string[] {
-  return [...template.matchAll(/\{([^}/]+)\}/g)].map((match) => match[1]);
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Operations
-// ---------------------------------------------------------------------------------------------------------
-
-export interface OperationRef {
-  method: HttpMethod;
-  /** Path template as written in the document. */
-  path: string;
-  /** Server base path + path template. */
+export interface Operation {
+  method: string;
+  /** The first server's path + the path template. */
   fullPath: string;
-  key: string;
-  operationId?: string;
+  label: string;
   operation: JsonObject;
-  pathItem: JsonObject;
+  /** Path-item parameters overridden by the operation's own (by location and name). */
+  parameters: JsonObject[];
 }
 
-/** All operations of a document, keyed by `METHOD canonical-full-path`. */
-export function collectOperations(doc: unknown): Map<string, OperationRef> {
-  const result = new Map<string, OperationRef>();
-  if (!isObject(doc) || !isObject(doc.paths)) return result;
-  const base = serverBasePath(doc);
-  for (const [path, rawItem] of Object.entries(doc.paths)) {
-    const pathItem = deref(doc, rawItem);
-    if (!isObject(pathItem)) continue;
+/** The path of the first server URL (`/api/v1/org`), '' without servers. */
+function basePath(doc: JsonObject): string {
+  const server = asArray(doc.servers)[0];
+  const url = isObject(server) && typeof server.url === 'string' ? server.url : '/';
+  return new URL(url, 'http://host').pathname.replace(/\/+$/, '');
+}
+
+/** Every operation of a document, keyed by `METHOD path` with the path parameter names erased. */
+export function collectOperations(doc: JsonObject): Map<string, Operation> {
+  const result = new Map<string, Operation>();
+  for (const [path, item] of Object.entries(isObject(doc.paths) ? doc.paths : {})) {
+    if (!isObject(item)) continue;
+    const fullPath = `${basePath(doc)}/${path.replace(/^\/+/, '')}`.replace(/(.)\/+$/, '$1');
     for (const method of HTTP_METHODS) {
-      const operation = pathItem[method];
+      const operation = item[method];
       if (!isObject(operation)) continue;
-      const fullPath = joinPath(base, path);
-      const key = `${method.toUpperCase()} ${pathKey(fullPath)}`;
-      result.set(key, {
-        method,
-        path,
-        fullPath,
-        key,
-        operationId: asString(operation.operationId),
-        operation,
-        pathItem,
-      });
+      const byKey = new Map<string, JsonObject>();
+      for (const p of [...asArray(item.parameters), ...asArray(operation.parameters)].filter(isObject)) {
+        byKey.set(`${String(p.in)}:${String(p.name)}`, p);
+      }
+      const id = typeof operation.operationId === 'string' ? ` (${operation.operationId})` : '';
+      const label = `${method.toUpperCase()} ${fullPath}${id}`;
+      const key = `${method.toUpperCase()} ${fullPath.replace(/\{[^}/]+\}/g, '{}')}`;
+      result.set(key, { method, fullPath, label, operation, parameters: [...byKey.values()] });
     }
   }
   return result;
 }
 
-export interface ParameterInfo {
-  name: string;
-  in: string;
-  required: boolean;
-  schema: unknown;
-}
-
-/** Effective parameters of an operation (path-item parameters overridden by operation parameters). */
-export function operationParameters(doc: unknown, op: OperationRef): ParameterInfo[] {
-  const byKey = new Map<string, ParameterInfo>();
-  for (const raw of [...asArray(op.pathItem.parameters), ...asArray(op.operation.parameters)]) {
-    const param = deref(doc, raw);
-    if (!isObject(param)) continue;
-    const name = asString(param.name);
-    const location = asString(param.in);
-    if (!name || !location) continue;
-    let schema: unknown = param.schema;
-    if (schema === undefined && isObject(param.content)) {
-      const first = Object.values(param.content)[0];
-      schema = isObject(first) ? first.schema : undefined;
-    }
-    byKey.set(`${location}:${name}`, {
-      name,
-      in: location,
-      required: location === 'path' ? true : param.required === true,
-      schema,
-    });
-  }
-  return [...byKey.values()];
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Schema normalisation
-// ---------------------------------------------------------------------------------------------------------
+// Schemas ----------------------------------------------------------------------------------------------
 
 export interface NormalSchema {
   /** Sorted JSON types without 'null'; undefined when the schema does not constrain the type. */
   types?: string[];
   nullable: boolean;
-  format?: string;
-  /** Enum values without null. */
+  format?: unknown;
+  /** Enum values without null (a `const` counts as a one-value enum). */
   enum?: unknown[];
-  hasConst: boolean;
-  const?: unknown;
-  properties: Map<string, unknown>;
+  fromConst: boolean;
+  properties: JsonObject;
   required: Set<string>;
   items?: unknown;
-  bounds: Partial<Record<BoundKeyword, unknown>>;
-  /** Remaining non-null alternatives of anyOf/oneOf when there is more than one. */
-  variants?: unknown[];
+  schema: JsonObject;
 }
 
-function emptyNormal(): NormalSchema {
-  return { nullable: false, hasConst: false, properties: new Map(), required: new Set(), bounds: {} };
+const isNullSchema = (s: unknown): boolean =>
+  isObject(s) && (s.type === 'null' || fmt(s.type) === '["null"]');
+
+/** One schema object with its `allOf` members merged in and `oneOf/anyOf: [X, null]` read as nullable X. */
+function flatten(raw: unknown): JsonObject {
+  if (!isObject(raw)) return {};
+  const { allOf, anyOf, oneOf, ...own } = raw;
+  const alternatives = [...asArray(anyOf), ...asArray(oneOf)];
+  const members = [...asArray(allOf), ...alternatives.filter((s) => !isNullSchema(s))].map(flatten);
+  if (alternatives.some(isNullSchema)) members.push({ nullable: true });
+  const properties = Object.assign({}, ...members.map((m) => m.properties), own.properties) as JsonObject;
+  const required = [...members, own].flatMap((m) => asArray(m.required));
+  const nullable = [...members, own].some((m) => m.nullable === true);
+  return { ...Object.assign({}, ...members), ...own, properties, required, nullable };
 }
 
-function isNullSchema(root: unknown, raw: unknown): boolean {
-  const schema = deref(root, raw);
-  if (!isObject(schema)) return false;
-  if (schema.type === 'null') return true;
-  if (Array.isArray(schema.type) && schema.type.length === 1 && schema.type[0] === 'null') return true;
-  return 'const' in schema && schema.const === null && schema.type === undefined;
-}
-
-/** Merges `extra` into `target` (allOf semantics, lenient: first defined keyword wins). */
-function mergeInto(target: NormalSchema, extra: NormalSchema): void {
-  if (target.types === undefined) target.types = extra.types;
-  else if (extra.types !== undefined) target.types = target.types.filter((t) => extra.types?.includes(t));
-  target.nullable = target.nullable || extra.nullable;
-  target.format ??= extra.format;
-  target.enum ??= extra.enum;
-  if (!target.hasConst && extra.hasConst) {
-    target.hasConst = true;
-    target.const = extra.const;
-  }
-  for (const [name, schema] of extra.properties) {
-    if (!target.properties.has(name)) target.properties.set(name, schema);
-  }
-  for (const name of extra.required) target.required.add(name);
-  target.items ??= extra.items;
-  for (const keyword of BOUND_KEYWORDS) {
-    if (target.bounds[keyword] === undefined && extra.bounds[keyword] !== undefined) {
-      target.bounds[keyword] = extra.bounds[keyword];
-    }
-  }
-  target.variants ??= extra.variants;
-}
-
-/**
- * Normalises a (possibly referenced) schema so that OAS 3.0 and 3.1 spellings of the same thing compare
- * equal. Nested property and item schemas are kept raw and normalised when compared.
- */
-export function normaliseSchema(root: unknown, raw: unknown, depth = 0): NormalSchema {
-  const result = emptyNormal();
-  if (depth > 32) return result;
-  const schema = deref(root, raw);
-  if (!isObject(schema)) return result;
-
-  // Own keywords.
-  const rawTypes = Array.isArray(schema.type)
-    ? schema.type.filter((t): t is string => typeof t === 'string')
-    : typeof schema.type === 'string'
-      ? [schema.type]
-      : undefined;
-  if (rawTypes) {
-    if (rawTypes.includes('null')) result.nullable = true;
-    result.types = rawTypes.filter((t) => t !== 'null').sort();
-  }
-  if (schema.nullable === true) result.nullable = true;
-  result.format = asString(schema.format);
-  if (Array.isArray(schema.enum)) {
-    if (schema.enum.includes(null)) result.nullable = true;
-    result.enum = schema.enum.filter((value) => value !== null);
-  }
-  if ('const' in schema) {
-    if (schema.const === null) result.nullable = true;
-    else {
-      result.hasConst = true;
-      result.const = schema.const;
-    }
-  }
-  if (isObject(schema.properties)) {
-    for (const [name, prop] of Object.entries(schema.properties)) result.properties.set(name, prop);
-  }
-  for (const name of asArray(schema.required)) {
-    if (typeof name === 'string') result.required.add(name);
-  }
-  if (schema.items !== undefined && !Array.isArray(schema.items)) result.items = schema.items;
-  for (const keyword of BOUND_KEYWORDS) {
-    if (schema[keyword] !== undefined) result.bounds[keyword] = schema[keyword];
-  }
-
-  // allOf: merge every member.
-  for (const member of asArray(schema.allOf)) {
-    mergeInto(result, normaliseSchema(root, member, depth + 1));
-  }
-
-  // anyOf / oneOf: null members mean nullable; a single remaining member is merged.
-  for (const keyword of ['anyOf', 'oneOf'] as const) {
-    const members = asArray(schema[keyword]);
-    if (members.length === 0) continue;
-    const nonNull = members.filter((member) => !isNullSchema(root, member));
-    if (nonNull.length < members.length) result.nullable = true;
-    if (nonNull.length === 1) {
-      mergeInto(result, normaliseSchema(root, nonNull[0], depth + 1));
-    } else if (nonNull.length > 1) {
-      const normals = nonNull.map((member) => normaliseSchema(root, member, depth + 1));
-      if (result.types === undefined && normals.every((n) => n.types !== undefined)) {
-        result.types = [...new Set(normals.flatMap((n) => n.types ?? []))].sort();
-      }
-      if (normals.some((n) => n.nullable)) result.nullable = true;
-      result.variants = nonNull;
-    }
-  }
-
-  // Implied types.
-  if (result.types === undefined) {
-    if (result.properties.size > 0) result.types = ['object'];
-    else if (result.items !== undefined) result.types = ['array'];
-  }
-  return result;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Schema comparison
-// ---------------------------------------------------------------------------------------------------------
-
-/** How a schema is used: request bodies must accept exactly what the contract accepts. */
-export type SchemaRole = 'request' | 'response' | 'parameter';
-
-export interface CompareContext {
-  contractRoot: unknown;
-  generatedRoot: unknown;
-  role: SchemaRole;
-  problems: string[];
-  /** Prefix of every problem line (e.g. `GET /api/v1/org/cores/{id} (getCore) response 200`). */
-  prefix: string;
-  seen?: Map<unknown, Set<unknown>>;
-}
-
-function describeTypes(n: NormalSchema): string {
-  const base = n.types ? n.types.join('|') : 'any';
-  return n.nullable ? `${base}|null` : base;
-}
-
-function sameSet(a: unknown[], b: unknown[]): boolean {
-  const key = (value: unknown): string => JSON.stringify(value);
-  const left = new Set(a.map(key));
-  const right = new Set(b.map(key));
-  return left.size === right.size && [...left].every((value) => right.has(value));
-}
-
-function fmt(value: unknown): string {
-  return JSON.stringify(value);
-}
-
-/** Compares a contract schema with a generated schema; appends problem lines to `ctx.problems`. */
-export function compareSchemas(
-  ctx: CompareContext,
-  contractRaw: unknown,
-  generatedRaw: unknown,
-  where: string,
-): void {
-  const seen = (ctx.seen ??= new Map());
-  const contractNode = deref(ctx.contractRoot, contractRaw);
-  const generatedNode = deref(ctx.generatedRoot, generatedRaw);
-  if (isObject(contractNode) && isObject(generatedNode)) {
-    const partners = seen.get(contractNode) ?? new Set<unknown>();
-    if (partners.has(generatedNode)) return;
-    partners.add(generatedNode);
-    seen.set(contractNode, partners);
-  }
-  const report = (message: string): void => {
-    ctx.problems.push(`${ctx.prefix}${where ? ` ${where}` : ''}: ${message}`);
+/** Reads a schema so that the OAS 3.0 and 3.1 spellings of the same thing compare equal. */
+export function normaliseSchema(raw: unknown): NormalSchema {
+  const schema = flatten(raw);
+  const types = [schema.type].flat().filter((t): t is string => typeof t === 'string');
+  const values = Array.isArray(schema.enum) ? schema.enum : 'const' in schema ? [schema.const] : undefined;
+  return {
+    types: types.length > 0 ? types.filter((t) => t !== 'null').sort() : undefined,
+    nullable: schema.nullable === true || types.includes('null') || (values?.includes(null) ?? false),
+    format: schema.format,
+    enum: values?.filter((value) => value !== null),
+    fromConst: !Array.isArray(schema.enum) && 'const' in schema,
+    properties: schema.properties as JsonObject,
+    required: new Set(asArray(schema.required).map(String)),
+    items: schema.items,
+    schema,
   };
-  const c = normaliseSchema(ctx.contractRoot, contractRaw);
-  const g = normaliseSchema(ctx.generatedRoot, generatedRaw);
+}
 
-  if (c.types !== undefined) {
-    if (g.types === undefined) {
-      report(`type is ${describeTypes(c)} in the contract but unconstrained in generated`);
-    } else if (!sameSet(c.types, g.types)) {
-      report(`type is ${describeTypes(c)} in the contract but ${describeTypes(g)} in generated`);
-    }
+const describeTypes = (n: NormalSchema): string =>
+  `${n.types ? n.types.join('|') : 'any'}${n.nullable ? '|null' : ''}`;
+
+/** Problems with the schema's own keywords (rule 5 without properties and items). */
+function keywordProblems(c: NormalSchema, g: NormalSchema): string[] {
+  const problems: string[] = [];
+  if (c.types && !(g.types && sameSet(c.types, g.types))) {
+    const actual = g.types ? describeTypes(g) : 'unconstrained';
+    problems.push(`type is ${describeTypes(c)} in the contract but ${actual} in generated`);
   }
   if (c.nullable !== g.nullable) {
-    report(
-      c.nullable
-        ? `is nullable in the contract but not in generated (${describeTypes(g)})`
-        : `is not nullable in the contract but nullable in generated (${describeTypes(g)})`,
-    );
+    const difference = c.nullable
+      ? 'nullable in the contract but not'
+      : 'not nullable in the contract but nullable';
+    problems.push(`is ${difference} in generated (${describeTypes(g)})`);
   }
   if (c.format !== undefined && c.format !== g.format) {
-    report(
-      `format is "${c.format}" in the contract but ${g.format ? `"${g.format}"` : 'absent'} in generated`,
+    problems.push(`format is "${String(c.format)}" in the contract but ${fmt(g.format)} in generated`);
+  }
+  const enumClash = c.enum && (g.enum ? !sameSet(c.enum, g.enum) : !c.fromConst);
+  if (enumClash) {
+    const kind = c.fromConst ? 'const' : 'enum';
+    const actual = g.enum ? fmt(g.enum) : 'no enum';
+    problems.push(
+      `${kind} ${fmt(c.fromConst ? c.enum?.[0] : c.enum)} in the contract but ${actual} in generated`,
     );
   }
-  if (c.enum !== undefined) {
-    const generatedValues = g.enum ?? (g.hasConst ? [g.const] : undefined);
-    if (generatedValues === undefined) {
-      report(`enum ${fmt(c.enum)} in the contract but no enum in generated`);
-    } else if (!sameSet(c.enum, generatedValues)) {
-      report(`enum ${fmt(c.enum)} in the contract but ${fmt(generatedValues)} in generated`);
-    }
-  } else if (c.hasConst) {
-    // Lenient: generators rarely emit `const`; only a contradicting declaration is a problem.
-    const generatedValues = g.enum ?? (g.hasConst ? [g.const] : undefined);
-    if (generatedValues !== undefined && !sameSet([c.const], generatedValues)) {
-      report(`const ${fmt(c.const)} in the contract but ${fmt(generatedValues)} in generated`);
-    }
-  }
   for (const keyword of BOUND_KEYWORDS) {
-    const expected = c.bounds[keyword];
-    if (expected !== undefined && fmt(expected) !== fmt(g.bounds[keyword])) {
-      const actual = g.bounds[keyword];
-      report(
-        `${keyword} is ${fmt(expected)} in the contract but ${actual === undefined ? 'absent' : fmt(actual)} in generated`,
+    const expected = c.schema[keyword];
+    if (expected !== undefined && fmt(expected) !== fmt(g.schema[keyword])) {
+      problems.push(
+        `${keyword} is ${fmt(expected)} in the contract but ${fmt(g.schema[keyword])} in generated`,
       );
     }
   }
-
-  // Object properties.
-  const join = (name: string): string => (where ? `${where}.${name}` : name);
-  for (const [name, contractProp] of c.properties) {
-    const contractRequired = c.required.has(name);
-    const generatedProp = g.properties.get(name);
-    const generatedRequired = g.required.has(name);
-    if (generatedProp === undefined) {
-      if (contractRequired) {
-        ctx.problems.push(`${ctx.prefix} ${join(name)}: required property is missing in generated`);
-      } else if (ctx.role === 'request') {
-        ctx.problems.push(`${ctx.prefix} ${join(name)}: optional property is not accepted by generated`);
-      }
-      continue;
-    }
-    if (contractRequired && !generatedRequired) {
-      ctx.problems.push(`${ctx.prefix} ${join(name)}: required in the contract but optional in generated`);
-    }
-    if (ctx.role === 'request' && !contractRequired && generatedRequired) {
-      ctx.problems.push(`${ctx.prefix} ${join(name)}: optional in the contract but required in generated`);
-    }
-    compareSchemas(ctx, contractProp, generatedProp, join(name));
-  }
-  if (ctx.role === 'request') {
-    for (const name of g.required) {
-      if (!c.properties.has(name)) {
-        ctx.problems.push(`${ctx.prefix} ${join(name)}: required in generated but not part of the contract`);
-      }
-    }
-  }
-
-  // Array items.
-  if (c.items !== undefined) {
-    if (g.items === undefined) {
-      report('array items schema is missing in generated');
-    } else {
-      compareSchemas(ctx, c.items, g.items, `${where}[]`);
-    }
-  }
+  return problems;
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// Document comparison
-// ---------------------------------------------------------------------------------------------------------
+/** Whether a schema is read by the service (a request body) or written by it (a response body). */
+export type SchemaRole = 'request' | 'response' | 'parameter';
 
-const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json\b/i;
-
-function jsonSchemaOf(root: unknown, rawContainer: unknown): { present: boolean; schema?: unknown } {
-  const container = deref(root, rawContainer);
-  if (!isObject(container) || !isObject(container.content)) return { present: false };
-  for (const [media, entry] of Object.entries(container.content)) {
-    if (JSON_MEDIA.test(media) && isObject(entry)) {
-      return { present: true, schema: entry.schema };
-    }
+/** Problems with one property (rules 3 and 4): presence and required flag, then its schema. */
+function propertyProblems(role: SchemaRole, c: NormalSchema, g: NormalSchema, name: string): string[] {
+  const [inContract, inGenerated] = [c.required.has(name), g.required.has(name)];
+  if (g.properties[name] === undefined) {
+    if (inContract) return ['required property is missing in generated'];
+    return role === 'request' ? ['optional property is not accepted by generated'] : [];
   }
-  return { present: false };
+  if (inContract && !inGenerated) return ['required in the contract but optional in generated'];
+  if (role === 'request' && !inContract && inGenerated)
+    return ['optional in the contract but required in generated'];
+  return [];
 }
 
-function describeOperation(op: OperationRef): string {
-  return `${op.method.toUpperCase()} ${op.fullPath}${op.operationId ? ` (${op.operationId})` : ''}`;
-}
-
-function compareParameters(
+/** Compares a contract schema with a generated one (rule 5); one line per problem, prefixed by `where`. */
+export function compareSchemas(
+  role: SchemaRole,
   contract: unknown,
   generated: unknown,
-  cOp: OperationRef,
-  gOp: OperationRef,
-  problems: string[],
-): void {
-  const prefix = describeOperation(cOp);
-  const cParams = operationParameters(contract, cOp);
-  const gParams = operationParameters(generated, gOp);
-  const cPathNames = pathParamNames(cOp.fullPath);
-  const gPathNames = pathParamNames(gOp.fullPath);
-  const findGenerated = (param: ParameterInfo): ParameterInfo | undefined => {
-    if (param.in === 'path') {
-      const position = cPathNames.indexOf(param.name);
-      const generatedName = position >= 0 ? gPathNames[position] : param.name;
-      return gParams.find((p) => p.in === 'path' && p.name === generatedName);
+  where: string,
+): string[] {
+  const [c, g] = [normaliseSchema(contract), normaliseSchema(generated)];
+  const at = (path: string) => (message: string) => `${path}: ${message}`;
+  const join = (name: string): string => `${where}${where.endsWith(' ') ? '' : '.'}${name}`;
+  const problems = keywordProblems(c, g).map(at(where.trimEnd()));
+  for (const name of Object.keys(c.properties)) {
+    problems.push(...propertyProblems(role, c, g, name).map(at(join(name))));
+    if (g.properties[name] !== undefined) {
+      problems.push(...compareSchemas(role, c.properties[name], g.properties[name], join(name)));
     }
-    const lower = param.in === 'header' ? param.name.toLowerCase() : param.name;
-    return gParams.find(
-      (p) => p.in === param.in && (p.in === 'header' ? p.name.toLowerCase() : p.name) === lower,
-    );
+  }
+  const extra = role === 'request' ? [...g.required].filter((name) => !(name in c.properties)) : [];
+  problems.push(...extra.map((name) => `${join(name)}: required in generated but not part of the contract`));
+  if (c.items !== undefined && g.items === undefined)
+    problems.push(at(where.trimEnd())('array items schema is missing in generated'));
+  if (c.items !== undefined && g.items !== undefined)
+    problems.push(...compareSchemas(role, c.items, g.items, `${where.trimEnd()}[]`));
+  return problems;
+}
+
+// Documents --------------------------------------------------------------------------------------------
+
+/** The schema of a body's JSON media type; `present: false` when it has no JSON content. */
+function jsonSchemaOf(body: unknown): { present: boolean; schema?: unknown } {
+  const content = isObject(body) && isObject(body.content) ? body.content : {};
+  const media = Object.keys(content).find((type) => /^application\/(?:[\w.+-]+\+)?json\b/i.test(type));
+  const entry = media === undefined ? undefined : content[media];
+  return {
+    present: isObject(entry) && entry.schema !== undefined,
+    schema: isObject(entry) ? entry.schema : undefined,
   };
-  const matched = new Set<ParameterInfo>();
-  for (const param of cParams) {
-    if (
-      param.in === 'header' &&
-      ['authorization', 'accept', 'content-type'].includes(param.name.toLowerCase())
-    ) {
-      continue;
-    }
-    const label = `${param.in} parameter "${param.name}"`;
-    const other = findGenerated(param);
+}
+
+const flag = (required: unknown): string => (required === true ? 'required' : 'optional');
+
+/** The generated parameter matching a contract one (rule 2). */
+function findParameter(cOp: Operation, gOp: Operation, param: JsonObject): JsonObject | undefined {
+  const names = (op: Operation): string[] => [...op.fullPath.matchAll(/\{([^}/]+)\}/g)].map((m) => m[1]);
+  const name = param.in === 'path' ? names(gOp)[names(cOp).indexOf(String(param.name))] : String(param.name);
+  const same = (p: JsonObject): boolean =>
+    p.in === param.in &&
+    (p.in === 'header' ? String(p.name).toLowerCase() === name.toLowerCase() : p.name === name);
+  return gOp.parameters.find(same);
+}
+
+function compareParameters(cOp: Operation, gOp: Operation): string[] {
+  const problems: string[] = [];
+  const matched = new Set<JsonObject>();
+  for (const param of cOp.parameters) {
+    const label = `${cOp.label} ${String(param.in)} parameter "${String(param.name)}"`;
+    const other = findParameter(cOp, gOp, param);
     if (!other) {
-      problems.push(`${prefix} ${label}: missing in generated`);
+      problems.push(`${label}: missing in generated`);
       continue;
     }
     matched.add(other);
-    if (param.required !== other.required) {
+    const required = (p: JsonObject): boolean => p.in === 'path' || p.required === true;
+    if (required(param) !== required(other)) {
       problems.push(
-        `${prefix} ${label}: ${param.required ? 'required' : 'optional'} in the contract but ${other.required ? 'required' : 'optional'} in generated`,
+        `${label}: ${flag(required(param))} in the contract but ${flag(required(other))} in generated`,
       );
     }
-    if (param.schema !== undefined) {
-      if (other.schema === undefined) {
-        problems.push(`${prefix} ${label}: schema missing in generated`);
-      } else {
-        compareSchemas(
-          {
-            contractRoot: contract,
-            generatedRoot: generated,
-            role: 'parameter',
-            problems,
-            prefix: `${prefix} ${label}`,
-          },
-          param.schema,
-          other.schema,
-          '',
-        );
-      }
-    }
+    if (param.schema !== undefined)
+      problems.push(...compareSchemas('parameter', param.schema, other.schema, `${label} `));
   }
-  for (const other of gParams) {
-    if (!matched.has(other) && other.required && other.in !== 'path') {
-      problems.push(
-        `${prefix} ${other.in} parameter "${other.name}": required in generated but not part of the contract`,
-      );
-    }
-  }
-}
-
-function compareRequestBodies(
-  contract: unknown,
-  generated: unknown,
-  cOp: OperationRef,
-  gOp: OperationRef,
-  problems: string[],
-): void {
-  const prefix = `${describeOperation(cOp)} request body`;
-  const cBody = deref(contract, cOp.operation.requestBody);
-  const gBody = deref(generated, gOp.operation.requestBody);
-  if (!isObject(cBody)) {
-    if (isObject(gBody) && gBody.required === true) {
-      problems.push(`${prefix}: required in generated but the contract has no request body`);
-    }
-    return;
-  }
-  if (!isObject(gBody)) {
-    problems.push(`${prefix}: missing in generated`);
-    return;
-  }
-  const cRequired = cBody.required === true;
-  const gRequired = gBody.required === true;
-  if (cRequired !== gRequired) {
-    problems.push(
-      `${prefix}: ${cRequired ? 'required' : 'optional'} in the contract but ${gRequired ? 'required' : 'optional'} in generated`,
-    );
-  }
-  const cJson = jsonSchemaOf(contract, cBody);
-  if (!cJson.present || cJson.schema === undefined) return;
-  const gJson = jsonSchemaOf(generated, gBody);
-  if (!gJson.present || gJson.schema === undefined) {
-    problems.push(`${prefix}: no application/json schema in generated`);
-    return;
-  }
-  compareSchemas(
-    { contractRoot: contract, generatedRoot: generated, role: 'request', problems, prefix },
-    cJson.schema,
-    gJson.schema,
-    '',
-  );
-}
-
-function compareResponses(
-  contract: unknown,
-  generated: unknown,
-  cOp: OperationRef,
-  gOp: OperationRef,
-  problems: string[],
-): void {
-  const cResponses = isObject(cOp.operation.responses) ? cOp.operation.responses : {};
-  const gResponses = isObject(gOp.operation.responses) ? gOp.operation.responses : {};
-  for (const [status, cResponse] of Object.entries(cResponses)) {
-    const prefix = `${describeOperation(cOp)} response ${status}`;
-    if (!(status in gResponses)) {
-      problems.push(`${prefix}: status code missing in generated`);
-      continue;
-    }
-    const cJson = jsonSchemaOf(contract, cResponse);
-    if (!cJson.present || cJson.schema === undefined) continue;
-    const gJson = jsonSchemaOf(generated, gResponses[status]);
-    if (!gJson.present || gJson.schema === undefined) {
-      problems.push(`${prefix}: no application/json body schema in generated`);
-      continue;
-    }
-    compareSchemas(
-      {
-        contractRoot: contract,
-        generatedRoot: generated,
-        role: 'response',
-        problems,
-        prefix: `${prefix} body`,
-      },
-      cJson.schema,
-      gJson.schema,
-      '',
-    );
-  }
-}
-
-/**
- * Checks that `generated` conforms to `contract`. Returns one readable line per problem (empty when the
- * generated document conforms).
- */
-export function checkConformance(contract: unknown, generated: unknown): string[] {
-  const problems: string[] = [];
-  if (!isObject(contract) || !isObject(contract.paths)) {
-    return ['contract: not an OpenAPI document (no paths)'];
-  }
-  if (!isObject(generated) || !isObject(generated.paths)) {
-    return ['generated: not an OpenAPI document (no paths)'];
-  }
-  const cOps = collectOperations(contract);
-  const gOps = collectOperations(generated);
-  for (const [key, cOp] of cOps) {
-    const gOp = gOps.get(key);
-    if (!gOp) {
-      problems.push(`${describeOperation(cOp)}: operation missing in generated`);
-      continue;
-    }
-    compareParameters(contract, generated, cOp, gOp, problems);
-    compareRequestBodies(contract, generated, cOp, gOp, problems);
-    compareResponses(contract, generated, cOp, gOp, problems);
+  for (const other of gOp.parameters.filter(
+    (p) => !matched.has(p) && p.required === true && p.in !== 'path',
+  )) {
+    const label = `${cOp.label} ${String(other.in)} parameter "${String(other.name)}"`;
+    problems.push(`${label}: required in generated but not part of the contract`);
   }
   return problems;
+}
+
+function compareRequestBodies(cOp: Operation, gOp: Operation): string[] {
+  const prefix = `${cOp.label} request body`;
+  const [cBody, gBody] = [cOp.operation.requestBody, gOp.operation.requestBody];
+  if (!isObject(cBody)) {
+    const extra = isObject(gBody) && gBody.required === true;
+    return extra ? [`${prefix}: required in generated but the contract has no request body`] : [];
+  }
+  if (!isObject(gBody)) return [`${prefix}: missing in generated`];
+  const problems: string[] = [];
+  if (flag(cBody.required) !== flag(gBody.required)) {
+    problems.push(
+      `${prefix}: ${flag(cBody.required)} in the contract but ${flag(gBody.required)} in generated`,
+    );
+  }
+  const [cJson, gJson] = [jsonSchemaOf(cBody), jsonSchemaOf(gBody)];
+  if (!cJson.present) return problems;
+  if (!gJson.present) return [...problems, `${prefix}: no application/json schema in generated`];
+  return [...problems, ...compareSchemas('request', cJson.schema, gJson.schema, `${prefix} `)];
+}
+
+function compareResponses(cOp: Operation, gOp: Operation): string[] {
+  const responses = (op: Operation): JsonObject =>
+    isObject(op.operation.responses) ? op.operation.responses : {};
+  const generated = responses(gOp);
+  return Object.entries(responses(cOp)).flatMap(([status, response]) => {
+    const prefix = `${cOp.label} response ${status}`;
+    if (!(status in generated)) return [`${prefix}: status code missing in generated`];
+    const [cJson, gJson] = [jsonSchemaOf(response), jsonSchemaOf(generated[status])];
+    if (!cJson.present) return [];
+    if (!gJson.present) return [`${prefix}: no application/json body schema in generated`];
+    return compareSchemas('response', cJson.schema, gJson.schema, `${prefix} body `);
+  });
+}
+
+/** Checks that the dereferenced `generated` document conforms to the dereferenced `contract` (rules 1-5). */
+export function checkConformance(contract: unknown, generated: unknown): string[] {
+  if (!isObject(contract) || !isObject(contract.paths))
+    return ['contract: not an OpenAPI document (no paths)'];
+  if (!isObject(generated) || !isObject(generated.paths))
+    return ['generated: not an OpenAPI document (no paths)'];
+  const generatedOps = collectOperations(generated);
+  return [...collectOperations(contract)].flatMap(([key, cOp]) => {
+    const gOp = generatedOps.get(key);
+    if (!gOp) return [`${cOp.label}: operation missing in generated`];
+    return [...compareParameters(cOp, gOp), ...compareRequestBodies(cOp, gOp), ...compareResponses(cOp, gOp)];
+  });
 }

@@ -8,16 +8,8 @@ import { IdempotencyService } from '../idempotency/idempotency.service';
 import { ProductSearchDto, ProductSearchResponseDto } from '../products/dto/product.dto';
 import { ProductsService } from '../products/products.service';
 import { RateLimitCategory, RateLimitService } from '../throttling/rate-limit.service';
-import {
-  advertisedOnly,
-  coreOutput,
-  createCoreInput,
-  createCoreOutput,
-  getCoreInput,
-  searchProductsInput,
-  searchProductsOutput,
-  ToolArgs,
-} from './mcp-schemas';
+import { ToolArgs } from './mcp-schemas';
+import { MCP_TOOLS, ToolName } from './mcp-tool-definitions';
 import { httpErrorMessage } from '../common/http-exception.filter';
 
 const INSTRUCTIONS =
@@ -26,6 +18,8 @@ const INSTRUCTIONS =
   'coreStatus is "ready" (usually within a few seconds with the built-in local engine, whose analysis takes well under a second; longer with a vision-model provider, one model call per image; "failed" carries an error) -> search_products with the coreId for ' +
   'the 10 best-matching fashion products. Limits per organization: core creations and searches per minute ' +
   '(shared with the REST API); a refused call says how many seconds to wait.';
+
+type ToolHandler = (org: OrgContext, args: ToolArgs) => Promise<CallToolResult>;
 
 /** Raised inside a tool to end it with `isError` and a message (same text as the REST error body). */
 class ToolFailure extends Error {}
@@ -116,99 +110,59 @@ export class McpToolsService {
     private readonly idempotency: IdempotencyService,
   ) {}
 
+  /** Each tool's handler: the same service calls as the REST controllers. */
+  private readonly handlers: Record<ToolName, ToolHandler> = {
+    create_core: (org, args) => this.createCore(org, args),
+    get_core: async (org, args) => {
+      const core = toCore(await this.cores.get(org, stringArg(args, 'coreId')));
+      return this.ok(core, renderCore(core));
+    },
+    search_products: (org, args) => this.searchProducts(org, args),
+  };
+
   /** A server instance bound to one caller (the SDK serves one request per instance). */
   createServer(org: OrgContext): McpServer {
     const server = new McpServer(
       { name: 'taste-profile-service', version: '1.0.0' },
       { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
     );
-
-    server.registerTool(
-      'create_core',
-      {
-        title: 'Create a taste core',
-        description:
-          'Creates a core from 1 to 5 images (imageUrls and/or images, 5 in total at most) and starts generating ' +
-          'its taste profile in the background. Returns coreId, jobId and coreStatus "processing". Poll get_core ' +
-          'until coreStatus is "ready" (within a few seconds with the built-in local engine; longer with a vision-model provider, one model call per image) before calling search_products. Counts against the ' +
-          "organization's core-creation limit (shared with POST /cores); a refused call says how many seconds to wait.",
-        inputSchema: advertisedOnly(createCoreInput),
-        outputSchema: createCoreOutput,
-        annotations: {
-          readOnlyHint: false,
-          destructiveHint: false,
-          idempotentHint: false,
-          openWorldHint: true,
-        },
-      },
-      (args: ToolArgs) =>
-        this.run(async () => {
-          // The same rules as `Idempotency-Key` on POST /cores (and the same keys): checked before the
-          // budget is charged; a replay creates, fetches and charges nothing.
-          const { idempotencyKey, ...body } = args;
-          const key = this.idempotency.parseKey(idempotencyKey);
-          const claim =
-            key === undefined ? null : await this.idempotency.claim(org.orgId, 'cores.create', key, body);
-          if (claim?.kind === 'replay') {
-            return this.createdResult(claim.body as CoreCreateResponseDto, true);
-          }
-          try {
-            await this.charge('create', org);
-            const dto = await validateDto(CoreCreateDto, body);
-            const r = await this.cores.create(org, dto);
-            if (claim) await this.idempotency.complete(claim, r.status, r);
-            return this.createdResult(r, false);
-          } catch (err) {
-            if (claim) await this.idempotency.release(claim);
-            throw err;
-          }
-        }),
-    );
-
-    server.registerTool(
-      'get_core',
-      {
-        title: 'Get a core',
-        description:
-          'Returns a core of your organization: coreStatus ("processing", "ready" or "failed"), the taste profile ' +
-          'text once ready, style attributes, tags, image URLs and captions, and the failure reason if any.',
-        inputSchema: advertisedOnly(getCoreInput),
-        outputSchema: coreOutput,
-        annotations: { readOnlyHint: true, openWorldHint: false },
-      },
-      (args: ToolArgs) =>
-        this.run(async () => {
-          const core = toCore(await this.cores.get(org, stringArg(args, 'coreId')));
-          return this.ok(core, renderCore(core));
-        }),
-    );
-
-    server.registerTool(
-      'search_products',
-      {
-        title: 'Search products for a core',
-        description:
-          'Finds the 10 catalogue products (fashion and apparel) that best match a ready core, best first, ' +
-          'optionally narrowed by query, gender and price range. The core must have coreStatus "ready" ' +
-          "(otherwise an error says so: poll get_core). Counts against the organization's search limit " +
-          '(shared with POST /cores/{id}/products); a refused call says how many seconds to wait.',
-        inputSchema: advertisedOnly(searchProductsInput),
-        outputSchema: searchProductsOutput,
-        annotations: { readOnlyHint: true, openWorldHint: false },
-      },
-      (args: ToolArgs) =>
-        this.run(async () => {
-          await this.charge('search', org);
-          const { coreId, ...filters } = args;
-          const id = stringArg({ coreId }, 'coreId');
-          const dto = await validateDto(ProductSearchDto, filters);
-          const r = await this.products.searchForCore(org, id, dto);
-          const out = { coreName: r.coreName, query: r.query, products: r.products };
-          return this.ok(out, renderSearch(r));
-        }),
-    );
-
+    for (const { name, ...config } of MCP_TOOLS) {
+      const handler = this.handlers[name];
+      server.registerTool(name, config, (args: ToolArgs) => this.run(() => handler(org, args)));
+    }
     return server;
+  }
+
+  private async createCore(org: OrgContext, args: ToolArgs): Promise<CallToolResult> {
+    // The same rules as `Idempotency-Key` on POST /cores (and the same keys): checked before the
+    // budget is charged; a replay creates, fetches and charges nothing.
+    const { idempotencyKey, ...body } = args;
+    const key = this.idempotency.parseKey(idempotencyKey);
+    const claim =
+      key === undefined ? null : await this.idempotency.claim(org.orgId, 'cores.create', key, body);
+    if (claim?.kind === 'replay') {
+      return this.createdResult(claim.body as CoreCreateResponseDto, true);
+    }
+    try {
+      await this.charge('create', org);
+      const dto = await validateDto(CoreCreateDto, body);
+      const r = await this.cores.create(org, dto);
+      if (claim) await this.idempotency.complete(claim, r.status, r);
+      return this.createdResult(r, false);
+    } catch (err) {
+      if (claim) await this.idempotency.release(claim);
+      throw err;
+    }
+  }
+
+  private async searchProducts(org: OrgContext, args: ToolArgs): Promise<CallToolResult> {
+    await this.charge('search', org);
+    const { coreId, ...filters } = args;
+    const id = stringArg({ coreId }, 'coreId');
+    const dto = await validateDto(ProductSearchDto, filters);
+    const r = await this.products.searchForCore(org, id, dto);
+    const out = { coreName: r.coreName, query: r.query, products: r.products };
+    return this.ok(out, renderSearch(r));
   }
 
   private createdResult(r: CoreCreateResponseDto, replayed: boolean): CallToolResult {
