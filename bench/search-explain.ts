@@ -65,8 +65,8 @@ async function main(): Promise<void> {
     for (const [name, plan] of PLANS) {
       const q = candidateQuery(plan);
       if (!q) continue;
-      await client.query(q.text, q.params);
-      const rows = (await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${q.text}`, q.params)).rows as {
+      await client.query(q.text, q.values);
+      const rows = (await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${q.text}`, q.values)).rows as {
         'QUERY PLAN': string;
       }[];
       console.log(`### ${name}\n\n\`\`\`\n${rows.map((r) => r['QUERY PLAN']).join('\n')}\n\`\`\`\n`);
