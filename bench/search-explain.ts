@@ -8,7 +8,7 @@
 import { Client } from 'pg';
 import { colourFeatures } from '../src/products/product-colour';
 import { candidateQuery, type CandidatePlan } from '../src/products/products.repository';
-import { colourWalks } from '../src/products/products.service';
+import { colourWalks } from '../src/products/search-plan';
 import { categoryId } from '../src/products/search-features';
 import { argValue, databaseUrl } from './service';
 
