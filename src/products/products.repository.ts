@@ -117,7 +117,7 @@ function col(alias: string, key: ProductColumn): SqlFragment {
   return raw(`${alias}.${PRODUCT_COLUMNS[key]}`);
 }
 
-/** `alias.column AS "property"` for each column (the alias left out where the names agree). */
+/** `alias.column AS "property"` for each column (no `AS` where the two names agree). */
 function selectList(alias: string, keys: readonly ProductColumn[]): SqlFragment {
   return raw(
     keys
