@@ -8,7 +8,7 @@
 import { Client } from 'pg';
 import { colourFeatures } from '../src/products/product-colour';
 import { candidateQuery, type CandidatePlan } from '../src/products/products.repository';
-import { colourWalks } from '../src/products/products.service';
+import { colourWalks } from '../src/products/search-plan';
 import { categoryId } from '../src/products/search-features';
 import { argValue, databaseUrl } from './service';
 
@@ -65,8 +65,8 @@ async function main(): Promise<void> {
     for (const [name, plan] of PLANS) {
       const q = candidateQuery(plan);
       if (!q) continue;
-      await client.query(q.text, q.params);
-      const rows = (await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${q.text}`, q.params)).rows as {
+      await client.query(q.text, q.values);
+      const rows = (await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${q.text}`, q.values)).rows as {
         'QUERY PLAN': string;
       }[];
       console.log(`### ${name}\n\n\`\`\`\n${rows.map((r) => r['QUERY PLAN']).join('\n')}\n\`\`\`\n`);

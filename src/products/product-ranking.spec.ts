@@ -8,7 +8,7 @@ import {
   scoreCandidates,
   tokenize,
 } from './product-ranking';
-import { colourWalks, gendersFor } from './products.service';
+import { colourWalks, gendersFor } from './search-plan';
 import { NO_AVOIDS, parseAvoids, parseShopperQuery } from './search-query';
 
 const CAMEL = { l: 0.68, a: 0.03, b: 0.08 };

@@ -295,6 +295,158 @@ export function avoidance(
   return { strength, trait };
 }
 
+/** What a ranking pass computes once per search, not once per candidate. */
+interface ScoringContext {
+  withQuery: boolean;
+  query: ShopperQuery | null;
+  weights: ScoreWeights;
+  targets: PaletteColour[];
+  /** Per target colour, the weight colourSimilarity() gives it (the most dominant counts fully). */
+  targetWeights: number[];
+  attributes: { kind: string; key: string; tokens: string[] }[];
+  avoid: AvoidRules;
+  paletteChroma: number;
+  terms: string[];
+  /** Each term's singular words. */
+  termStems: string[][];
+  queryParts: number;
+  namedOf: (colourText: string) => number;
+  colourNameOf: (colourText: string) => string | null;
+  materialHitOf: (material: string) => boolean;
+}
+
+/**
+ * The per-search part of scoreCandidates: the colour targets (a query's colours replace the palette),
+ * the distinct attributes, each tokenized once (bounded, so the pass does not grow with a long profile),
+ * and what depends only on a candidate's colour or material text, once per distinct value.
+ */
+function scoringContext(profile: RankingProfile, query: ShopperQuery | null): ScoringContext {
+  const withQuery = query !== null && query.text !== '';
+  const targets: PaletteColour[] =
+    withQuery && query.colours.length > 0
+      ? query.colours.map((c) => ({ name: c.name, oklab: c.oklab, share: 1 }))
+      : profile.palette;
+  const attributes = distinctAttributes([
+    ...profile.styleAttributes.map((value) => ({ kind: 'style', value })),
+    ...profile.patterns.map((value) => ({ kind: 'pattern', value })),
+    ...profile.tags.map((value) => ({ kind: 'tag', value })),
+  ]);
+  const attributeWords = new Set(attributes.flatMap((a) => a.tokens));
+  const maxShare = Math.max(1e-9, ...targets.map((t) => t.share));
+  const targetWeights = targets.map((t) => 0.5 + 0.5 * (t.share / maxShare));
+  const targetNames = targets.map((t, i) => ({ words: new Set(tokenize(t.name)), weight: targetWeights[i] }));
+  const terms = withQuery ? query.terms : [];
+  return {
+    withQuery,
+    query: withQuery ? query : null,
+    weights: withQuery ? WEIGHTS_WITH_QUERY : WEIGHTS_PROFILE_ONLY,
+    targets,
+    targetWeights,
+    attributes,
+    avoid: profile.avoid,
+    paletteChroma: Math.max(0, ...profile.palette.map((p) => Math.hypot(p.oklab.a, p.oklab.b))),
+    terms,
+    termStems: terms.map((t) => tokenize(t).map(stem)),
+    queryParts: terms.length + (withQuery && query.colours.length > 0 ? 1 : 0),
+    namedOf: memo((colourText) => {
+      const own = new Set(tokenize(colourText));
+      return Math.max(
+        0,
+        ...targetNames.filter((t) => [...t.words].some((w) => own.has(w))).map((t) => t.weight),
+      );
+    }),
+    colourNameOf: memo((colourText) => primaryColourName(colourText)),
+    materialHitOf: memo((material) => tokenize(material).some((w) => attributeWords.has(stem(w)))),
+  };
+}
+
+/**
+ * A candidate's colour score and the targets it matches: closeness to each target once gives both the
+ * palette similarity (weighted by share, as colourSimilarity() computes it) and the colours named as
+ * matches (as closenessTo() does). The palette's own colour names in the product's colour field (`Blush`
+ * for a blush palette) count too: among products the colour lookup places on one point, the ones named
+ * like the palette first. Names only, not families: a family word (`pink`, `grey`) spans several of a
+ * wardrobe's tones.
+ */
+function colourMatch(c: RankingCandidate, ctx: ScoringContext): { colour: number; matched: PaletteColour[] } {
+  const named = ctx.namedOf(c.colour ?? '');
+  let similarity = 0;
+  const matched: PaletteColour[] = [];
+  if (c.colourLab) {
+    for (let i = 0; i < ctx.targets.length; i += 1) {
+      const d = oklabDistance(c.colourLab, ctx.targets[i].oklab);
+      const closeness = Math.exp(-(d * d) / (2 * COLOUR_SIGMA * COLOUR_SIGMA));
+      similarity = Math.max(similarity, closeness * ctx.targetWeights[i]);
+      if (closeness >= COLOUR_REASON_CLOSENESS) matched.push(ctx.targets[i]);
+    }
+  }
+  return { colour: (1 - COLOUR_NAME_WEIGHT) * similarity + COLOUR_NAME_WEIGHT * named, matched };
+}
+
+/** The profile attributes (and the material) found in the candidate's words, each with its reason. */
+function attributeMatch(c: RankingCandidate, words: ReadonlySet<string>, ctx: ScoringContext): string[] {
+  const reasons = ctx.attributes
+    .filter(({ tokens }) => tokens.every((t) => words.has(t)))
+    .map(({ kind, key }) => `${kind}: ${key}`);
+  const material = c.material?.toLowerCase();
+  if (material && ctx.materialHitOf(material)) reasons.push(`material: ${material}`);
+  return reasons;
+}
+
+/**
+ * How well the candidate matches the query: in its category (if it names one) and by the terms and
+ * colours it has; the reason names what matched.
+ */
+function queryMatch(
+  c: RankingCandidate,
+  words: ReadonlySet<string>,
+  matchedColours: readonly PaletteColour[],
+  ctx: ScoringContext,
+): { score: number; match: boolean; reason: string | null } {
+  const query = ctx.query;
+  if (!query) return { score: 0, match: false, reason: null };
+  const inCategory = query.category === null || c.categoryName === query.category;
+  const matchedTerms = ctx.terms.filter((_, i) => ctx.termStems[i].every((w) => words.has(w)));
+  const colourMatched = query.colours.length > 0 && matchedColours.length > 0;
+  const matched = matchedTerms.length + (colourMatched ? 1 : 0);
+  if (!inCategory || (matched === 0 && query.category === null))
+    return { score: 0, match: false, reason: null };
+  const named = [...(colourMatched ? matchedColours.map((m) => m.name) : []), ...matchedTerms];
+  return {
+    score: 0.5 + 0.5 * (matched / Math.max(1, ctx.queryParts)),
+    match: true,
+    reason: named.length > 0 ? `query: ${named.join(' ')}` : null,
+  };
+}
+
+/** One candidate's score in 0..1 (rounded to 0.001) and its reasons (distinct, at most six). */
+function scoreCandidate<C extends RankingCandidate>(candidate: C, ctx: ScoringContext): RankedProduct<C> {
+  const words = cachedProductWords(candidate);
+  const { colour, matched } = colourMatch(candidate, ctx);
+  const colourName = matched.length > 0 && candidate.colour ? ctx.colourNameOf(candidate.colour) : null;
+  const attributeReasons = attributeMatch(candidate, words, ctx);
+  const q = queryMatch(candidate, words, matched, ctx);
+  const avoided = avoidance(candidate, words, ctx.avoid, ctx.paletteChroma);
+  const { weights } = ctx;
+  const base = Math.max(
+    0,
+    weights.colour * colour +
+      weights.attributes * Math.min(1, attributeReasons.length / 3) +
+      weights.query * q.score -
+      AVOID_PENALTY * avoided.strength,
+  );
+  // The query narrows: with a query, every product matching it scores above every product that
+  // does not (upper and lower half of the scale), so scores stay in order with the list.
+  const score = ctx.withQuery ? (q.match ? 0.5 + 0.5 * base : 0.5 * base) : base;
+  const reasons = [...(colourName ? [`colour: ${colourName}`] : []), ...attributeReasons];
+  if (q.reason) reasons.push(q.reason);
+  return {
+    candidate,
+    score: Math.round(Math.min(1, Math.max(0, score)) * 1000) / 1000,
+    matchReasons: [...new Set(reasons)].slice(0, 6),
+  };
+}
+
 /**
  * Scores candidates in 0..1 in one pass from palette similarity, attribute overlap (style attributes,
  * tags, patterns found in the product's own fields) and the query, minus what the profile avoids.
@@ -307,106 +459,8 @@ export function scoreCandidates<C extends RankingCandidate>(
   profile: RankingProfile,
   query: ShopperQuery | null,
 ): RankedProduct<C>[] {
-  const withQuery = query !== null && query.text !== '';
-  const weights = withQuery ? WEIGHTS_WITH_QUERY : WEIGHTS_PROFILE_ONLY;
-  const targets: PaletteColour[] =
-    withQuery && query.colours.length > 0
-      ? query.colours.map((c) => ({ name: c.name, oklab: c.oklab, share: 1 }))
-      : profile.palette;
-  // Distinct attributes, each tokenized once (not once per candidate); bounded, so the pass does not grow
-  // with a long profile.
-  const attributes = distinctAttributes([
-    ...profile.styleAttributes.map((value) => ({ kind: 'style', value })),
-    ...profile.patterns.map((value) => ({ kind: 'pattern', value })),
-    ...profile.tags.map((value) => ({ kind: 'tag', value })),
-  ]);
-  const attributeWords = new Set(attributes.flatMap((a) => a.tokens));
-  const paletteChroma = Math.max(0, ...profile.palette.map((p) => Math.hypot(p.oklab.a, p.oklab.b)));
-  const maxShare = Math.max(1e-9, ...targets.map((t) => t.share));
-  const targetNames = targets.map((t) => ({
-    words: new Set(tokenize(t.name)),
-    weight: 0.5 + 0.5 * (t.share / maxShare),
-  }));
-  const terms = withQuery ? query.terms : [];
-  // Each term's singular words, once per search (not once per candidate).
-  const termStems = terms.map((t) => tokenize(t).map(stem));
-  // Per target colour, the weight colourSimilarity() gives it (the most dominant counts fully).
-  const targetWeights = targets.map((t) => 0.5 + 0.5 * (t.share / maxShare));
-  // What depends only on a candidate's colour or material text, once per distinct value.
-  const namedOf = memo((colourText) => {
-    const own = new Set(tokenize(colourText));
-    return Math.max(
-      0,
-      ...targetNames.filter((t) => [...t.words].some((w) => own.has(w))).map((t) => t.weight),
-    );
-  });
-  const colourNameOf = memo((colourText) => primaryColourName(colourText));
-  const materialHitOf = memo((material) => tokenize(material).some((w) => attributeWords.has(stem(w))));
-  const queryParts = terms.length + (withQuery && query.colours.length > 0 ? 1 : 0);
-  const ranked = candidates.map((candidate) => {
-    const words = cachedProductWords(candidate);
-    const reasons: string[] = [];
-    // The palette's own colour names in the product's colour field (`Blush` for a blush palette): among
-    // products the colour lookup places on one point, the ones named like the palette first. Names only,
-    // not families: a family word (`pink`, `grey`) spans several of a wardrobe's tones.
-    const named = namedOf(candidate.colour ?? '');
-    // Closeness to each target once: the palette similarity (weighted by share) and the colours named
-    // as matches both come from it (as colourSimilarity() and closenessTo() compute it).
-    let similarity = 0;
-    const matchedColours: PaletteColour[] = [];
-    if (candidate.colourLab) {
-      for (let i = 0; i < targets.length; i += 1) {
-        const d = oklabDistance(candidate.colourLab, targets[i].oklab);
-        const closeness = Math.exp(-(d * d) / (2 * COLOUR_SIGMA * COLOUR_SIGMA));
-        similarity = Math.max(similarity, closeness * targetWeights[i]);
-        if (closeness >= COLOUR_REASON_CLOSENESS) matchedColours.push(targets[i]);
-      }
-    }
-    const colour = (1 - COLOUR_NAME_WEIGHT) * similarity + COLOUR_NAME_WEIGHT * named;
-    const colourName = matchedColours.length > 0 && candidate.colour ? colourNameOf(candidate.colour) : null;
-    if (colourName) reasons.push(`colour: ${colourName}`);
-    let attributeHits = 0;
-    for (const { kind, key, tokens } of attributes) {
-      if (!tokens.every((t) => words.has(t))) continue;
-      attributeHits += 1;
-      reasons.push(`${kind}: ${key}`);
-    }
-    const material = candidate.material?.toLowerCase();
-    if (material && materialHitOf(material)) {
-      reasons.push(`material: ${material}`);
-      attributeHits += 1;
-    }
-    let queryScore = 0;
-    let queryMatch = false;
-    if (withQuery) {
-      const inCategory = query.category === null || candidate.categoryName === query.category;
-      const matchedTerms = terms.filter((_, i) => termStems[i].every((w) => words.has(w)));
-      const colourMatched = query.colours.length > 0 && matchedColours.length > 0;
-      const matched = matchedTerms.length + (colourMatched ? 1 : 0);
-      queryMatch = inCategory && (matched > 0 || query.category !== null);
-      if (queryMatch) {
-        queryScore = 0.5 + 0.5 * (matched / Math.max(1, queryParts));
-        const named = [...(colourMatched ? matchedColours.map((c) => c.name) : []), ...matchedTerms];
-        if (named.length > 0) reasons.push(`query: ${named.join(' ')}`);
-      }
-    }
-    const avoided = avoidance(candidate, words, profile.avoid, paletteChroma);
-    const base = Math.max(
-      0,
-      weights.colour * colour +
-        weights.attributes * Math.min(1, attributeHits / 3) +
-        weights.query * queryScore -
-        AVOID_PENALTY * avoided.strength,
-    );
-    // The query narrows: with a query, every product matching it scores above every product that
-    // does not (upper and lower half of the scale), so scores stay in order with the list.
-    const score = withQuery ? (queryMatch ? 0.5 + 0.5 * base : 0.5 * base) : base;
-    return {
-      candidate,
-      score: Math.round(Math.min(1, Math.max(0, score)) * 1000) / 1000,
-      matchReasons: [...new Set(reasons)].slice(0, 6),
-    };
-  });
+  const ctx = scoringContext(profile, query);
+  const ranked = candidates.map((candidate) => scoreCandidate(candidate, ctx));
   return ranked.sort((x, y) => y.score - x.score || x.candidate.id.localeCompare(y.candidate.id));
 }
 

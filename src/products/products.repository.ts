@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { replicaQuery } from '../database/hot-query';
+import { join, param, raw, render, sql, SqlFragment, SqlQuery } from '../database/sql';
 import type { CatalogueRow } from './catalogue-feed';
 import type { ProductGender } from './product.entity';
 import type { Oklab } from './product-ranking';
@@ -58,11 +59,77 @@ const TEXT_SCAN = 1000;
 /** OKLab a and b count this many times lightness in the colour walk (migration 1795700000000). */
 const WALK_CHROMA_WEIGHT = 2;
 
-/** The columns a candidate is ranked and answered with (never the description). */
-const CANDIDATE_COLUMNS = `s.id, s.external_id AS "externalId", s.title, s.designer, s.price, s.currency, s.url,
-  s.media_url AS "mediaUrl", s.media_url_alt AS "mediaUrlAlt", s.gender, s.colour, s.material, s.pattern,
-  s.category, s.category_key AS "categoryKey", s.colour_l AS "colourL", s.colour_a AS "colourA",
-  s.colour_b AS "colourB", s.colour_family AS "colourFamily"`;
+/**
+ * The products columns the hand-written statements use, by property (docs/decisions/0037): every select
+ * list, filter and ordering below is generated from this table, so a column is spelled once.
+ */
+export const PRODUCT_COLUMNS = {
+  id: 'id',
+  externalId: 'external_id',
+  title: 'title',
+  designer: 'designer',
+  price: 'price',
+  currency: 'currency',
+  url: 'url',
+  mediaUrl: 'media_url',
+  mediaUrlAlt: 'media_url_alt',
+  gender: 'gender',
+  colour: 'colour',
+  material: 'material',
+  pattern: 'pattern',
+  category: 'category',
+  categoryKey: 'category_key',
+  colourL: 'colour_l',
+  colourA: 'colour_a',
+  colourB: 'colour_b',
+  colourFamily: 'colour_family',
+  colourCell: 'colour_cell',
+  colourSample: 'colour_sample',
+  features: 'features',
+} as const;
+type ProductColumn = keyof typeof PRODUCT_COLUMNS;
+
+/** The columns a candidate is ranked and answered with (never the description), in select order. */
+const CANDIDATE_COLUMNS = [
+  'id',
+  'externalId',
+  'title',
+  'designer',
+  'price',
+  'currency',
+  'url',
+  'mediaUrl',
+  'mediaUrlAlt',
+  'gender',
+  'colour',
+  'material',
+  'pattern',
+  'category',
+  'categoryKey',
+  'colourL',
+  'colourA',
+  'colourB',
+  'colourFamily',
+] as const satisfies readonly (keyof CandidateRow & ProductColumn)[];
+
+/** `alias.column` of a property. */
+function col(alias: string, key: ProductColumn): SqlFragment {
+  return raw(`${alias}.${PRODUCT_COLUMNS[key]}`);
+}
+
+/** `alias.column AS "property"` for each column (no `AS` where the two names agree). */
+function selectList(alias: string, keys: readonly ProductColumn[]): SqlFragment {
+  return raw(
+    keys
+      .map((k) => `${alias}.${PRODUCT_COLUMNS[k]}${PRODUCT_COLUMNS[k] === k ? '' : ` AS "${k}"`}`)
+      .join(', '),
+  );
+}
+
+/** Every column CandidateRow has, and none other (a compile error when the two drift apart). */
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const CANDIDATE_COLUMNS_COVER_ROW: Exactly<(typeof CANDIDATE_COLUMNS)[number], keyof CandidateRow> = true;
+void CANDIDATE_COLUMNS_COVER_ROW;
 
 /**
  * Upserts and candidate reads of the global catalogue. The only place that touches its tables. Search
@@ -84,7 +151,7 @@ export class ProductsRepository {
   async findCandidates(plan: CandidatePlan): Promise<CandidateRow[]> {
     const query = candidateQuery(plan);
     if (!query) return [];
-    return replicaQuery<CandidateRow>(this.db, query.text, query.params);
+    return replicaQuery<CandidateRow>(this.db, query.text, query.values);
   }
 
   /**
@@ -92,72 +159,82 @@ export class ProductsRepository {
    * palette are too few, or have no colour): the first `limit` by id.
    */
   findAnyCandidates(filters: CandidateFilters, limit: number): Promise<CandidateRow[]> {
-    const params: unknown[] = [];
-    const param = (value: unknown): string => {
-      params.push(value);
-      return `$${params.length}`;
-    };
-    const where = hardFilters(filters, param);
-    return replicaQuery<CandidateRow>(
-      this.db,
-      `SELECT ${CANDIDATE_COLUMNS} FROM products s WHERE TRUE${where} ORDER BY s.id LIMIT ${param(limit)}`,
-      params,
-    );
+    const query = anyCandidatesQuery(filters, limit);
+    return replicaQuery<CandidateRow>(this.db, query.text, query.values);
   }
 }
 
 /**
  * The SQL of ProductsRepository.findCandidates (exported for `bench/search-explain.ts`, which prints its
- * EXPLAIN); null when the plan reads nothing.
+ * EXPLAIN, and the SQL snapshots); null when the plan reads nothing.
  */
-export function candidateQuery(plan: CandidatePlan): { text: string; params: unknown[] } | null {
-  const params: unknown[] = [];
-  const param = (value: unknown): string => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const filters = hardFilters(plan, param);
-  const branches = plan.walks.map((walk) => {
-    const point = `colour_walk_point(cube(${param([walk.colour.l, walk.colour.a, walk.colour.b])}::float8[]))`;
-    const take = param(walk.take);
-    return `(SELECT x.id FROM
-        (SELECT cell, walk_point <-> ${point} AS distance FROM colour_cells
-         ORDER BY walk_point <-> ${point} LIMIT ${NEAREST_CELLS}) c
-      CROSS JOIN LATERAL (SELECT s.id FROM products s WHERE s.colour_cell = c.cell${filters}
-        ORDER BY s.colour_sample LIMIT ${take}) x
-      ORDER BY c.distance LIMIT ${take})`;
-  });
-  if (plan.text && plan.text.tsquery !== '') {
-    const match = `(SELECT s.id, s.colour_l, s.colour_a, s.colour_b FROM products s
-        WHERE s.features @@ to_tsquery('english', ${param(plan.text.tsquery)})${filters} LIMIT ${TEXT_SCAN})`;
-    const near = plan.text.near;
-    const order = near
-      ? `ORDER BY (m.colour_l - ${param(near.l)}) ^ 2 + ${WALK_CHROMA_WEIGHT ** 2} * ((m.colour_a - ${param(near.a)}) ^ 2
-          + (m.colour_b - ${param(near.b)}) ^ 2) NULLS LAST, m.id`
-      : 'ORDER BY m.id';
-    branches.push(`(SELECT m.id FROM ${match} m ${order} LIMIT ${param(plan.text.take)})`);
-  }
+export function candidateQuery(plan: CandidatePlan): SqlQuery | null {
+  const filters = hardFilters(plan);
+  const branches = plan.walks.map((walk) => walkBranch(walk, filters));
+  if (plan.text && plan.text.tsquery !== '') branches.push(textBranch(plan.text, filters));
   if (branches.length === 0) return null;
-  return {
-    text: `WITH picked AS MATERIALIZED (${branches.join(' UNION ALL ')})
-       SELECT ${CANDIDATE_COLUMNS} FROM (SELECT DISTINCT id FROM picked) p JOIN products s ON s.id = p.id`,
-    params,
-  };
+  return render(sql`WITH picked AS MATERIALIZED (
+  ${join(branches, '\n  UNION ALL ')}
+)
+SELECT ${selectList('s', CANDIDATE_COLUMNS)}
+FROM (SELECT DISTINCT id FROM picked) p JOIN products s ON ${col('s', 'id')} = p.id`);
+}
+
+/** The SQL of ProductsRepository.findAnyCandidates. */
+export function anyCandidatesQuery(filters: CandidateFilters, limit: number): SqlQuery {
+  return render(sql`SELECT ${selectList('s', CANDIDATE_COLUMNS)}
+FROM products s WHERE TRUE${hardFilters(filters)} ORDER BY ${col('s', 'id')} LIMIT ${limit}`);
+}
+
+/**
+ * One colour walk: the NEAREST_CELLS grid cells nearest the colour (GiST kNN), each cell's products that
+ * pass the filters through the colour-cell index, the first `take` in cell order.
+ */
+function walkBranch(walk: ColourWalk, filters: SqlFragment): SqlFragment {
+  const { l, a, b } = walk.colour;
+  const point = param([l, a, b]);
+  const distance = sql`walk_point <-> colour_walk_point(cube(${point}::float8[]))`;
+  const take = param(walk.take);
+  return sql`(SELECT x.id FROM
+    (SELECT cell, ${distance} AS distance FROM colour_cells
+     ORDER BY ${distance} LIMIT ${raw(String(NEAREST_CELLS))}) c
+    CROSS JOIN LATERAL (SELECT ${col('s', 'id')} FROM products s WHERE ${col('s', 'colourCell')} = c.cell${filters}
+      ORDER BY ${col('s', 'colourSample')} LIMIT ${take}) x
+    ORDER BY c.distance LIMIT ${take})`;
+}
+
+/** The text branch: the first TEXT_SCAN products whose features match, the `take` nearest `near`. */
+function textBranch(text: NonNullable<CandidatePlan['text']>, filters: SqlFragment): SqlFragment {
+  const colour = (alias: string) => [col(alias, 'colourL'), col(alias, 'colourA'), col(alias, 'colourB')];
+  const [ml, ma, mb] = colour('m');
+  const match = sql`(SELECT ${col('s', 'id')}, ${join(colour('s'), ', ')} FROM products s
+      WHERE ${col('s', 'features')} @@ to_tsquery('english', ${text.tsquery})${filters} LIMIT ${raw(String(TEXT_SCAN))})`;
+  const near = text.near;
+  const weight = raw(String(WALK_CHROMA_WEIGHT ** 2));
+  const order = near
+    ? sql`ORDER BY (${ml} - ${near.l}) ^ 2 + ${weight} * ((${ma} - ${near.a}) ^ 2
+      + (${mb} - ${near.b}) ^ 2) NULLS LAST, m.id`
+    : sql`ORDER BY m.id`;
+  return sql`(SELECT m.id FROM ${match} m ${order} LIMIT ${text.take})`;
 }
 
 /**
  * The hard filters of a candidate query as ` AND ...` clauses over `products s`: category, gender
  * (`women`/`men` arrive with `unisex` already), price range and products the caller excluded.
- * The first three are INCLUDE columns of the colour index.
+ * The first three are INCLUDE columns of the colour index. Each value is bound once, however many
+ * branches repeat the filters.
  */
-function hardFilters(q: CandidateFilters, param: (value: unknown) => string): string {
-  const where: string[] = [];
+function hardFilters(q: CandidateFilters): SqlFragment {
+  const where: SqlFragment[] = [];
   if (q.categoryKey !== null && q.categoryKey !== undefined)
-    where.push(`s.category_key = ${param(q.categoryKey)}::smallint`);
-  if (q.genders) where.push(`s.gender = ANY(${param(q.genders)}::varchar[])`);
-  if (q.minPrice !== null) where.push(`s.price >= ${param(q.minPrice)}`);
-  if (q.maxPrice !== null) where.push(`s.price <= ${param(q.maxPrice)}`);
+    where.push(sql`${col('s', 'categoryKey')} = ${param(q.categoryKey)}::smallint`);
+  if (q.genders) where.push(sql`${col('s', 'gender')} = ANY(${param(q.genders)}::varchar[])`);
+  if (q.minPrice !== null) where.push(sql`${col('s', 'price')} >= ${param(q.minPrice)}`);
+  if (q.maxPrice !== null) where.push(sql`${col('s', 'price')} <= ${param(q.maxPrice)}`);
   if (q.excludeExternalIds && q.excludeExternalIds.length > 0)
-    where.push(`s.external_id <> ALL(${param(q.excludeExternalIds)}::text[])`);
-  return where.map((w) => ` AND ${w}`).join('');
+    where.push(sql`${col('s', 'externalId')} <> ALL(${param(q.excludeExternalIds)}::text[])`);
+  return join(
+    where.map((w) => sql` AND ${w}`),
+    '',
+  );
 }

@@ -1,0 +1,137 @@
+import type { CoreSearchProfile } from '../cores/cores.service';
+import type { CandidateRow } from './products.repository';
+import { categoryId } from './search-features';
+import {
+  candidateReads,
+  mergeCandidates,
+  planSearch,
+  rankAndPick,
+  SEARCH_LIMIT,
+  searchResponse,
+  WALK_BUDGET,
+} from './search-plan';
+
+const CAMEL = { l: 0.68, a: 0.03, b: 0.08 };
+const CREAM = { l: 0.95, a: 0.0, b: 0.04 };
+const NAVY = { l: 0.3, a: -0.01, b: -0.1 };
+const SAGE = { l: 0.7, a: -0.04, b: 0.04 };
+
+const PROFILE: CoreSearchProfile = {
+  id: 'core-1',
+  name: 'Camel edit',
+  taste: 'Minimalist camel and cream wardrobe.',
+  styleAttributes: ['minimalist'],
+  tags: ['wool'],
+  patterns: [],
+  palette: [
+    { name: 'cream', hex: '#f3ead8', oklab: CREAM, share: 0.2 },
+    { name: 'camel', hex: '#c19a6b', oklab: CAMEL, share: 0.5 },
+    { name: 'sage', hex: '#9caf88', oklab: SAGE, share: 0.05 },
+    { name: 'navy', hex: '#1f2a44', oklab: NAVY, share: 0.25 },
+  ],
+};
+
+function row(id: string, patch: Partial<CandidateRow> = {}): CandidateRow {
+  return {
+    id,
+    externalId: `SKU-${id}`,
+    title: 'Wool coat',
+    designer: `Designer ${id}`,
+    price: '120.00',
+    currency: 'USD',
+    url: `https://shop.example/${id}`,
+    mediaUrl: `https://shop.example/${id}.jpg`,
+    mediaUrlAlt: null,
+    gender: 'women',
+    colour: 'Camel',
+    material: 'Wool',
+    pattern: null,
+    category: 'Outerwear > Coats',
+    categoryKey: categoryId('outerwear'),
+    colourL: CAMEL.l,
+    colourA: CAMEL.a,
+    colourB: CAMEL.b,
+    colourFamily: 'camel',
+    ...patch,
+  };
+}
+
+describe('search plan', () => {
+  describe('planSearch', () => {
+    it('walks the three largest palette colours, sharing the budget, with no query', () => {
+      const plan = planSearch(PROFILE, { gender: 'women', minPrice: 50, excludeIds: [] });
+      expect(plan.walks.map((w) => w.colour)).toEqual([CAMEL, NAVY, CREAM]);
+      expect(plan.walks.reduce((s, w) => s + w.take, 0)).toBeGreaterThanOrEqual(WALK_BUDGET);
+      expect(plan.filters).toEqual({
+        genders: ['women', 'unisex'],
+        minPrice: 50,
+        maxPrice: null,
+        excludeExternalIds: null,
+        categoryKey: null,
+      });
+      expect(plan.text).toBeNull();
+    });
+
+    it("walks the query's colour in the query's category, without the text branch", () => {
+      const plan = planSearch(PROFILE, { query: 'navy coat', excludeIds: ['A'] });
+      expect(plan.walks).toEqual([{ colour: plan.query.colours[0].oklab, take: WALK_BUDGET }]);
+      expect(plan.filters.categoryKey).toBe(categoryId('outerwear'));
+      expect(plan.filters.excludeExternalIds).toEqual(['A']);
+      expect(plan.text).toBeNull();
+    });
+
+    it('reads the features for a query of other words alone, nearest the dominant colour', () => {
+      const plan = planSearch(PROFILE, { query: 'striped wool' });
+      expect(plan.text).toEqual({ tsquery: 'striped | wool', near: CAMEL, take: 120 });
+      expect(plan.filters.categoryKey).toBeNull();
+    });
+  });
+
+  describe('candidateReads', () => {
+    it('falls back to any category, then to anything that passes the filters', () => {
+      const plan = planSearch(PROFILE, { query: 'coat', maxPrice: 300 });
+      const reads = candidateReads(plan);
+      expect(reads.map((r) => r.kind)).toEqual(['plan', 'plan', 'any']);
+      expect(reads[0]).toMatchObject({ plan: { categoryKey: categoryId('outerwear'), maxPrice: 300 } });
+      expect(reads[1]).toMatchObject({ plan: { categoryKey: null, maxPrice: 300, walks: plan.walks } });
+      expect(reads[2]).toEqual({ kind: 'any', filters: { ...plan.filters, categoryKey: null }, limit: 300 });
+    });
+
+    it('has no category fallback when the query names no category', () => {
+      expect(candidateReads(planSearch(PROFILE, {})).map((r) => r.kind)).toEqual(['plan', 'any']);
+    });
+  });
+
+  it('mergeCandidates keeps each product once, in read order', () => {
+    const merged = mergeCandidates([row('1'), row('2')], [row('2'), row('3'), row('3')]);
+    expect(merged.map((r) => r.id)).toEqual(['1', '2', '3']);
+  });
+
+  describe('rankAndPick', () => {
+    it('returns the top SEARCH_LIMIT, at most three per designer and category without a query', () => {
+      const rows = Array.from({ length: 30 }, (_, i) =>
+        row(String(i).padStart(2, '0'), { designer: i < 20 ? 'Same' : `D${i}` }),
+      );
+      const picked = rankAndPick(rows, planSearch(PROFILE, {}));
+      expect(picked).toHaveLength(SEARCH_LIMIT);
+      // Every row is an outerwear coat: the category cap fills from the skipped ones in rank order.
+      expect(picked.slice(0, 3).map((p) => p.candidate.id)).toEqual(['00', '01', '02']);
+    });
+
+    it('ranks a product matching the query above one that does not', () => {
+      const rows = [row('1', { title: 'Wool scarf', categoryKey: null, category: null }), row('2')];
+      const picked = rankAndPick(rows, planSearch(PROFILE, { query: 'coat' }));
+      expect(picked.map((p) => p.candidate.id)).toEqual(['2', '1']);
+      expect(picked[0].score).toBeGreaterThan(0.5);
+      expect(picked[1].score).toBeLessThanOrEqual(0.5);
+    });
+  });
+
+  it('searchResponse answers with the feed ids, prices as numbers and the reasons', () => {
+    const plan = planSearch(PROFILE, { query: 'coat' });
+    const res = searchResponse('Camel edit', plan, rankAndPick([row('1')], plan));
+    expect(res).toMatchObject({ status: 200, coreName: 'Camel edit', query: 'coat' });
+    expect(res.products[0]).toMatchObject({ id: 'SKU-1', price: 120, currency: 'USD', mediaUrlAlt: null });
+    expect(res.products[0].matchReasons).toContain('query: coat');
+  });
+});
