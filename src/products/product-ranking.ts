@@ -2,6 +2,7 @@
  * Pure parts of product search: query building, scoring, diversity and match reasons.
  * See docs/decisions/0004-product-ranking.md and 0028-search-features-and-one-pass-ranking.md.
  */
+import { vocabularyColourNames } from '../taste/colour-names';
 import { colourDistance } from '../taste/colour-vocabulary';
 import { primaryColourName } from './catalogue-feed';
 import { CategoryName, splitCompounds, titleWithoutBrand } from './search-features';
@@ -334,7 +335,7 @@ export function scoreCandidates<C extends RankingCandidate>(
   const targetWeights = targets.map((t) => 0.5 + 0.5 * (t.share / maxShare));
   // What depends only on a candidate's colour or material text, once per distinct value.
   const namedOf = memo((colourText) => {
-    const own = new Set(tokenize(colourText));
+    const own = new Set([colourText, ...vocabularyColourNames(colourText)].flatMap(tokenize));
     return Math.max(
       0,
       ...targetNames.filter((t) => [...t.words].some((w) => own.has(w))).map((t) => t.weight),
@@ -346,7 +347,8 @@ export function scoreCandidates<C extends RankingCandidate>(
   const ranked = candidates.map((candidate) => {
     const words = cachedProductWords(candidate);
     const reasons: string[] = [];
-    // The palette's own colour names in the product's colour field (`Blush` for a blush palette): among
+    // The palette's own colour names in the product's colour field (`Blush` for a blush palette; a vendor
+    // synonym the vocabulary resolves to one, `Raw Linen` for ecru, counts as that name): among
     // products the colour lookup places on one point, the ones named like the palette first. Names only,
     // not families: a family word (`pink`, `grey`) spans several of a wardrobe's tones.
     const named = namedOf(candidate.colour ?? '');
