@@ -120,6 +120,31 @@ describe('scoreCandidates', () => {
     expect(two.matchReasons).toContain('colour: camel');
   });
 
+  it("counts a vendor's synonym of a palette colour as its name: raw linen is ecru, above an oatmeal named cream", () => {
+    const ecru = { l: 0.862, a: 0.0, b: 0.046 };
+    const oatmeal = { l: 0.803, a: 0.005, b: 0.039 };
+    const profile: RankingProfile = {
+      ...PROFILE,
+      palette: [
+        { name: 'beige', oklab: { l: 0.828, a: 0.007, b: 0.064 }, share: 0.47 },
+        { name: 'ecru', oklab: ecru, share: 0.23 },
+        { name: 'cream', oklab: { l: 0.91, a: 0.008, b: 0.027 }, share: 0.02 },
+      ],
+    };
+    const ranked = scoreCandidates(
+      [
+        candidate('biscuit-cream', { colourLab: oatmeal, colour: 'Biscuit/Cream' }),
+        candidate('raw-linen', { colourLab: ecru, colour: 'Raw Linen' }),
+        candidate('ecru', { colourLab: ecru, colour: 'Ecru' }),
+      ],
+      profile,
+      null,
+    );
+    const score = new Map(ranked.map((r) => [r.candidate.id, r.score]));
+    expect(score.get('raw-linen')).toBe(score.get('ecru'));
+    expect(score.get('raw-linen')).toBeGreaterThan(score.get('biscuit-cream') ?? 1);
+  });
+
   it('ignores the brand and never reads a description', () => {
     const ranked = scoreCandidates(
       [candidate('brand', { title: 'Minimalist Club Coat', designer: 'Minimalist Club', colourLab: NAVY })],

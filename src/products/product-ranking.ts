@@ -2,6 +2,7 @@
  * Pure parts of product search: query building, scoring, diversity and match reasons.
  * See docs/decisions/0004-product-ranking.md and 0028-search-features-and-one-pass-ranking.md.
  */
+import { vocabularyColourNames } from '../taste/colour-names';
 import { colourDistance } from '../taste/colour-vocabulary';
 import { primaryColourName } from './catalogue-feed';
 import { CategoryName, splitCompounds, titleWithoutBrand } from './search-features';
@@ -349,7 +350,7 @@ function scoringContext(profile: RankingProfile, query: ShopperQuery | null): Sc
     termStems: terms.map((t) => tokenize(t).map(stem)),
     queryParts: terms.length + (withQuery && query.colours.length > 0 ? 1 : 0),
     namedOf: memo((colourText) => {
-      const own = new Set(tokenize(colourText));
+      const own = new Set([colourText, ...vocabularyColourNames(colourText)].flatMap(tokenize));
       return Math.max(
         0,
         ...targetNames.filter((t) => [...t.words].some((w) => own.has(w))).map((t) => t.weight),
@@ -364,7 +365,8 @@ function scoringContext(profile: RankingProfile, query: ShopperQuery | null): Sc
  * A candidate's colour score and the targets it matches: closeness to each target once gives both the
  * palette similarity (weighted by share, as colourSimilarity() computes it) and the colours named as
  * matches (as closenessTo() does). The palette's own colour names in the product's colour field (`Blush`
- * for a blush palette) count too: among products the colour lookup places on one point, the ones named
+ * for a blush palette; a vendor synonym the vocabulary resolves to one, `Raw Linen` for ecru, counts as
+ * that name) count too: among products the colour lookup places on one point, the ones named
  * like the palette first. Names only, not families: a family word (`pink`, `grey`) spans several of a
  * wardrobe's tones.
  */

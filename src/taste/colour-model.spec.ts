@@ -1,7 +1,12 @@
 import sharp from 'sharp';
 import { garmentPng } from '../../test/support/garments';
 import { colourFeatures } from '../products/product-colour';
-import { resolveColourName, resolveColourValue, splitColourValue } from './colour-names';
+import {
+  resolveColourName,
+  resolveColourValue,
+  splitColourValue,
+  vocabularyColourNames,
+} from './colour-names';
 import { colourByName, colourDistance, nameColour, Oklab, oklabOf } from './colour-vocabulary';
 import { analyseImage, ImageAnalysis } from './image-analysis';
 import { decodeWorkingImage, whiteBalance } from './image-decode';
@@ -74,6 +79,15 @@ describe('colour model: vendor colour names', () => {
     const f = colourFeatures('Navy/White');
     expect(f?.name).toBe('navy');
     expect(f?.colours?.map((c) => c.name)).toEqual(['navy', 'white']);
+  });
+
+  it('names the vocabulary colours a vendor value stands for, and only those the vocabulary knows', () => {
+    expect(vocabularyColourNames('Raw Linen & Chocolate')).toEqual(['ecru', 'chocolate']);
+    expect(vocabularyColourNames('Washed Ecru')).toEqual(['ecru']);
+    expect(vocabularyColourNames('Putty/Navy')).toEqual(['stone', 'navy']);
+    // The dataset places these near a swatch, but the vendor did not name it.
+    expect(vocabularyColourNames('Air Force Blue')).toEqual([]);
+    expect(vocabularyColourNames('Thunder, Unbleached')).toEqual(['ecru']);
   });
 
   it('applies lightness words to the colour they qualify', () => {

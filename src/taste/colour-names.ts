@@ -163,3 +163,14 @@ export function resolveColourValue(value: string): ResolvedColour[] {
     .map(resolveColourName)
     .filter((c): c is ResolvedColour => c !== null);
 }
+
+/**
+ * The vocabulary colours a feed value names in the vocabulary's own words, vendor synonyms resolved
+ * (`Raw Linen` and `Washed Ecru` -> ecru, `Putty/Navy` -> stone, navy). A colour only the dataset or
+ * a colour word places is left out: its nearest swatch names a point, not what the vendor wrote.
+ */
+export function vocabularyColourNames(value: string): string[] {
+  return resolveColourValue(value)
+    .filter((c) => c.source === 'vocabulary')
+    .map((c) => c.name);
+}
