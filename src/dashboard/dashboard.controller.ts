@@ -1,38 +1,19 @@
-import {
-  Body,
-  Controller,
-  Get,
-  Param,
-  ParseUUIDPipe,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseFilters,
-  UseGuards,
-} from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiKeysService } from '../auth/api-keys.service';
-import { Public } from '../auth/public.decorator';
 import { DashboardAuditService } from './dashboard-audit.service';
-import { DashboardExceptionFilter } from './dashboard-exception.filter';
+import { base } from './dashboard-helpers';
 import { DashboardOverviewService } from './dashboard-overview.service';
+import { DashboardPages } from './dashboard-pages.decorator';
 import { DashboardViewer, Viewer } from './dashboard-session';
-import { DashboardViews, NavSection, PageBase } from './dashboard-views';
+import { DashboardViews } from './dashboard-views';
 import { AuditQueryDto, DashboardFormDto, KeyCreateFormDto } from './dto/dashboard-forms.dto';
 import { OwnerOnly } from './owner-only.decorator';
-import { takeFlash } from './session-helpers';
-import { SessionGuard } from './session.guard';
 
 const uuid = new ParseUUIDPipe({ version: '4', errorHttpStatusCode: 404 });
 
 /** Overview, API keys and audit log pages. Each handler calls one service and renders a template. */
-@ApiExcludeController()
-@Public()
-@UseGuards(SessionGuard)
-@UseFilters(DashboardExceptionFilter)
-@Controller('dashboard')
+@DashboardPages('dashboard')
 export class DashboardController {
   constructor(
     private readonly views: DashboardViews,
@@ -123,8 +104,4 @@ export class DashboardController {
     for await (const line of lines) res.write(line);
     res.end();
   }
-}
-
-export function base(req: Request, viewer: DashboardViewer, title: string, active: NavSection): PageBase {
-  return { title, active, viewer, csrfToken: viewer.csrfToken, flash: takeFlash(req) };
 }
