@@ -77,18 +77,28 @@ describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
     for (const fn of cleanup.reverse()) await fn().catch(() => undefined);
   });
 
-  it('Redis down: 503 everywhere under /api/v1/org, readiness says redis; back up: recovers', async () => {
-    const redis: OwnRedis = await ownRedis();
-    cleanup.push(() => redis.stop());
-    const admin: TestApp = await startTestApp({ ROLE: 'api' });
+  /** An admin app (for the organization and keys) and a spawned service, both stopped after the suite. */
+  async function appAndService(
+    name: string,
+    adminEnv: Record<string, string>,
+    serviceEnv: Record<string, string>,
+  ): Promise<{ admin: TestApp; org: OrgWithKey; svc: Awaited<ReturnType<typeof spawnService>> }> {
+    const admin = await startTestApp({ ROLE: 'api', ...adminEnv });
     cleanup.push(() => admin.close());
     const org = await createOrgWithKey(admin.app);
     const svc = await spawnService({
-      REDIS_URL: redis.url,
-      QUEUE_PREFIX: `outage-redis-${process.pid}`,
-      STORAGE_DIR: mkdtempSync(join(tmpdir(), 'outage-redis-')),
+      ...serviceEnv,
+      QUEUE_PREFIX: `outage-${name}-${process.pid}`,
+      STORAGE_DIR: mkdtempSync(join(tmpdir(), `outage-${name}-`)),
     });
     cleanup.push(() => svc.kill());
+    return { admin, org, svc };
+  }
+
+  it('Redis down: 503 everywhere under /api/v1/org, readiness says redis; back up: recovers', async () => {
+    const redis: OwnRedis = await ownRedis();
+    cleanup.push(() => redis.stop());
+    const { org, svc } = await appAndService('redis', {}, { REDIS_URL: redis.url });
     const coreId = await readyCore(svc, org, 'Before the Redis outage');
 
     await redis.stop();
@@ -135,15 +145,11 @@ describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
   it('PostgreSQL down: 503 with the error body, readiness says postgres; back up: recovers', async () => {
     const pg: OwnPostgres = await ownPostgres();
     cleanup.push(() => pg.destroy());
-    const admin = await startTestApp({ ROLE: 'api', DATABASE_URL: pg.url, DB_MIGRATIONS_RUN: 'true' });
-    cleanup.push(() => admin.close());
-    const org = await createOrgWithKey(admin.app);
-    const svc = await spawnService({
-      DATABASE_URL: pg.url,
-      QUEUE_PREFIX: `outage-pg-${process.pid}`,
-      STORAGE_DIR: mkdtempSync(join(tmpdir(), 'outage-pg-')),
-    });
-    cleanup.push(() => svc.kill());
+    const { admin, org, svc } = await appAndService(
+      'pg',
+      { DATABASE_URL: pg.url, DB_MIGRATIONS_RUN: 'true' },
+      { DATABASE_URL: pg.url },
+    );
     const coreId = await readyCore(svc, org, 'Before the PostgreSQL outage');
     // Keys are cached in the process (docs/decisions/0026-lean-request-path.md): one it has resolved
     // just before the outage, one it has never seen.
