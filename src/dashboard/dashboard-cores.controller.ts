@@ -3,8 +3,8 @@ import type { Request, Response } from 'express';
 import { imagesNotRemovedIncident } from '../cores/image-incident';
 import { PRODUCT_GENDERS } from '../products/dto/product.dto';
 import { DashboardCoresService } from './dashboard-cores.service';
-import { base, flashAction, runAction } from './dashboard-helpers';
-import { DashboardPages } from './dashboard-pages.decorator';
+import { actionNotice, base, Flash, FormOutcome, runAction } from './dashboard-helpers';
+import { DashboardPages, FormAction } from './dashboard-pages.decorator';
 import { DashboardViewer, Viewer } from './dashboard-session';
 import { DashboardViews } from './dashboard-views';
 import {
@@ -50,32 +50,28 @@ export class DashboardCoresController {
 
   @Post(':id/rename')
   @OwnerOnly()
+  @FormAction()
   async rename(
     @Viewer() viewer: DashboardViewer,
-    @Req() req: Request,
-    @Res() res: Response,
     @Param('id') id: string,
     @Body() form: CoreRenameFormDto,
-  ): Promise<void> {
-    await flashAction(
-      req,
+  ): Promise<FormOutcome> {
+    const flash = await actionNotice(
       () => this.cores.rename(viewer.ctx, id, form.name),
       (core) => ({ kind: 'success', text: `Renamed to "${core.name}".` }),
     );
-    res.redirect(303, `/dashboard/cores/${encodeURIComponent(id)}`);
+    return { url: `/dashboard/cores/${encodeURIComponent(id)}`, flash };
   }
 
   @Post(':id/images')
   @OwnerOnly()
+  @FormAction()
   async replaceImages(
     @Viewer() viewer: DashboardViewer,
-    @Req() req: Request,
-    @Res() res: Response,
     @Param('id') id: string,
     @Body() form: CoreImagesFormDto,
-  ): Promise<void> {
-    await flashAction(
-      req,
+  ): Promise<FormOutcome> {
+    const flash = await actionNotice(
       () => this.cores.replaceImages(viewer.ctx, id, form),
       (r) => {
         const failed = r.imagesFailed ?? 0;
@@ -87,7 +83,7 @@ export class DashboardCoresController {
           : { kind: 'success', text };
       },
     );
-    res.redirect(303, `/dashboard/cores/${encodeURIComponent(id)}`);
+    return { url: `/dashboard/cores/${encodeURIComponent(id)}`, flash };
   }
 
   @Get(':id/delete')
@@ -103,22 +99,21 @@ export class DashboardCoresController {
 
   @Post(':id/delete')
   @OwnerOnly()
+  @FormAction()
   async remove(
     @Viewer() viewer: DashboardViewer,
-    @Req() req: Request,
-    @Res() res: Response,
     @Param('id') id: string,
     @Body() _form: DashboardFormDto,
-  ): Promise<void> {
+  ): Promise<FormOutcome> {
     const r = await this.cores.remove(viewer.ctx, id);
-    req.session.flash =
+    const flash: Flash =
       r.imagesFailed > 0
         ? {
             kind: 'error',
             text: `Core deleted (${r.imagesPurged} image(s) removed). ${imagesNotRemovedIncident(r.imagesFailed)} See the audit log.`,
           }
         : { kind: 'success', text: `Core deleted. Images removed: ${r.imagesPurged}.` };
-    res.redirect(303, '/dashboard/cores');
+    return { url: '/dashboard/cores', flash };
   }
 
   @Get(':id/search')

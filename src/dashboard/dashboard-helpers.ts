@@ -76,12 +76,14 @@ export async function runAction<T>(action: () => Promise<T>): Promise<ActionOutc
   }
 }
 
-/** Post/redirect/get: the action's notice, or its user error, is shown by the next page. */
-export async function flashAction<T>(
-  req: Request,
-  action: () => Promise<T>,
-  notice: (value: T) => Flash,
-): Promise<void> {
+/** What a form action (post/redirect/get, see FormAction) answers: where to go and the notice shown there. */
+export interface FormOutcome {
+  url: string;
+  flash: Flash;
+}
+
+/** The action's notice, or its user error as an error notice. */
+export async function actionNotice<T>(action: () => Promise<T>, notice: (value: T) => Flash): Promise<Flash> {
   const { value, error } = await runAction(action);
-  req.session.flash = error ? { kind: 'error', text: error.message } : notice(value as T);
+  return error ? { kind: 'error', text: error.message } : notice(value as T);
 }

@@ -2,8 +2,8 @@ import { Body, Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { WEBHOOK_EVENTS } from '../webhooks/webhook.types';
 import { WebhooksService } from '../webhooks/webhooks.service';
-import { base, runAction } from './dashboard-helpers';
-import { DashboardPages } from './dashboard-pages.decorator';
+import { base, FormOutcome, runAction } from './dashboard-helpers';
+import { DashboardPages, FormAction } from './dashboard-pages.decorator';
 import { DashboardViewer, Viewer } from './dashboard-session';
 import { DashboardViews } from './dashboard-views';
 import { DashboardFormDto, WebhookCreateFormDto } from './dto/dashboard-forms.dto';
@@ -77,19 +77,20 @@ export class DashboardWebhooksController {
   }
 
   @Post(':id/test')
+  @FormAction()
   async test(
     @Viewer() viewer: DashboardViewer,
-    @Req() req: Request,
-    @Res() res: Response,
     @Param('id') id: string,
     @Body() _form: DashboardFormDto,
-  ): Promise<void> {
+  ): Promise<FormOutcome> {
     const { deliveryId } = await this.webhooks.sendTest(viewer.ctx, id);
-    req.session.flash = {
-      kind: 'success',
-      text: `Test event queued (webhook-id ${deliveryId}). Reload to see the attempt below.`,
+    return {
+      url: `/dashboard/webhooks/${encodeURIComponent(id)}`,
+      flash: {
+        kind: 'success',
+        text: `Test event queued (webhook-id ${deliveryId}). Reload to see the attempt below.`,
+      },
     };
-    res.redirect(303, `/dashboard/webhooks/${encodeURIComponent(id)}`);
   }
 
   @Get(':id/delete')
@@ -106,18 +107,14 @@ export class DashboardWebhooksController {
   }
 
   @Post(':id/delete')
+  @FormAction()
   async remove(
     @Viewer() viewer: DashboardViewer,
-    @Req() req: Request,
-    @Res() res: Response,
     @Param('id') id: string,
     @Body() _form: DashboardFormDto,
-  ): Promise<void> {
+  ): Promise<FormOutcome> {
     await this.webhooks.remove(viewer.ctx, id);
-    req.session.flash = {
-      kind: 'success',
-      text: 'Webhook endpoint deleted; its pending deliveries were dropped.',
-    };
-    res.redirect(303, '/dashboard/webhooks');
+    const text = 'Webhook endpoint deleted; its pending deliveries were dropped.';
+    return { url: '/dashboard/webhooks', flash: { kind: 'success', text } };
   }
 }

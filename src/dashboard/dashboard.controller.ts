@@ -2,9 +2,9 @@ import { Body, Get, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/
 import type { Request, Response } from 'express';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { DashboardAuditService } from './dashboard-audit.service';
-import { base } from './dashboard-helpers';
+import { base, FormOutcome } from './dashboard-helpers';
 import { DashboardOverviewService } from './dashboard-overview.service';
-import { DashboardPages } from './dashboard-pages.decorator';
+import { DashboardPages, FormAction } from './dashboard-pages.decorator';
 import { DashboardViewer, Viewer } from './dashboard-session';
 import { DashboardViews } from './dashboard-views';
 import { AuditQueryDto, DashboardFormDto, KeyCreateFormDto } from './dto/dashboard-forms.dto';
@@ -64,16 +64,15 @@ export class DashboardController {
 
   @Post('keys/:id/revoke')
   @OwnerOnly()
+  @FormAction()
   async revokeKey(
     @Viewer() viewer: DashboardViewer,
-    @Req() req: Request,
-    @Res() res: Response,
     @Param('id', uuid) id: string,
     @Body() _form: DashboardFormDto,
-  ): Promise<void> {
+  ): Promise<FormOutcome> {
     const key = await this.keys.revokeKey(viewer.ctx, id);
-    req.session.flash = { kind: 'success', text: `Key "${key.name}" (${key.prefix}…) was revoked.` };
-    res.redirect(303, '/dashboard/keys');
+    const text = `Key "${key.name}" (${key.prefix}…) was revoked.`;
+    return { url: '/dashboard/keys', flash: { kind: 'success', text } };
   }
 
   @Get('audit')
