@@ -50,6 +50,21 @@ const UNAVAILABLE = (dependency: string) => ({
   requestId: expect.any(String),
 });
 
+/** GET /health/ready answers 503 naming the one dependency that is down. */
+async function expectNotReady(svc: SpawnedService, down: 'redis' | 'postgres'): Promise<void> {
+  const ready = await call(svc, null, 'GET', '/health/ready');
+  expect(ready.status).toBe(503);
+  const state = (name: string) => (name === down ? 'down' : 'up');
+  expect(ready.body).toEqual(
+    expect.objectContaining({
+      status: 503,
+      code: 'unavailable',
+      message: `Not ready: ${down} is down.`,
+      checks: { postgres: state('postgres'), redis: state('redis'), storage: 'up' },
+    }),
+  );
+}
+
 async function readyCore(svc: SpawnedService, org: OrgWithKey, name: string): Promise<string> {
   const created = await call(svc, org.key, 'POST', '/api/v1/org/cores', {
     name,
@@ -117,16 +132,7 @@ describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
       expect(res.body).toEqual(UNAVAILABLE('redis'));
       expect(res.retryAfter).toBe('5');
     }
-    const ready = await call(svc, null, 'GET', '/health/ready');
-    expect(ready.status).toBe(503);
-    expect(ready.body).toEqual(
-      expect.objectContaining({
-        status: 503,
-        code: 'unavailable',
-        message: 'Not ready: redis is down.',
-        checks: { postgres: 'up', redis: 'down', storage: 'up' },
-      }),
-    );
+    await expectNotReady(svc, 'redis');
     expect((await call(svc, null, 'GET', '/health/live')).status).toBe(200);
 
     await redis.start();
@@ -172,16 +178,7 @@ describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
     // GET /me of a cached key needs nothing from PostgreSQL (a revocation, which would need it, cannot
     // happen meanwhile).
     expect((await call(svc, seen.key, 'GET', '/api/v1/org/me')).status).toBe(200);
-    const ready = await call(svc, null, 'GET', '/health/ready');
-    expect(ready.status).toBe(503);
-    expect(ready.body).toEqual(
-      expect.objectContaining({
-        status: 503,
-        code: 'unavailable',
-        message: 'Not ready: postgres is down.',
-        checks: { postgres: 'down', redis: 'up', storage: 'up' },
-      }),
-    );
+    await expectNotReady(svc, 'postgres');
 
     await pg.start();
     await until(
