@@ -8,10 +8,13 @@ import { AuthCoreModule } from '../../src/auth/auth.module';
 import { OrgContext } from '../../src/auth/org-context';
 import { AppConfigModule } from '../../src/config/config.module';
 import { AllConfig, buildConfig, validateEnv } from '../../src/config/configuration';
+import { CoreGenerationService } from '../../src/cores/core-generation.service';
 import { CoresModule } from '../../src/cores/cores.module';
+import { CoresService } from '../../src/cores/cores.service';
 import { DatabaseModule } from '../../src/database/database.module';
 import { MetricsModule } from '../../src/metrics/metrics.module';
 import { RedisModule } from '../../src/redis/redis.module';
+import { colourPng } from './cores';
 
 /** CoresModule on the real PostgreSQL and Redis of the test run (no HTTP, no worker: jobs stay queued). */
 export interface CoresModuleFixture {
@@ -75,4 +78,25 @@ export async function startCoresModule(env: Record<string, string> = {}): Promis
       ),
     close: () => moduleRef.close(),
   };
+}
+
+/** The module fixture with the two services under test and a red PNG, set once `beforeAll` has run. */
+export interface CoresModuleSuite {
+  m: CoresModuleFixture;
+  cores: CoresService;
+  generation: CoreGenerationService;
+  red: string;
+}
+
+/** Registers the setup and teardown of a service-level cores suite (call it inside a `describe`). */
+export function useCoresModule(): CoresModuleSuite {
+  const s = {} as CoresModuleSuite;
+  beforeAll(async () => {
+    s.m = await startCoresModule();
+    s.cores = s.m.moduleRef.get(CoresService);
+    s.generation = s.m.moduleRef.get(CoreGenerationService);
+    s.red = await colourPng('#c8202f');
+  });
+  afterAll(() => s.m.close());
+  return s;
 }
