@@ -44,7 +44,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a core
-         * @description Deletes the core and its image objects in the same request and writes the audit log. A non-zero imagesFailed means an image may still be reachable: treat it as an incident.
+         * @description Deletes the core and its image objects in the same request and writes the audit log, with imagesFailed counting the objects not removed. An image object that could not be removed may still be reachable at its URL: treat this as an incident.
          */
         delete: operations["deleteCore"];
         options?: never;
@@ -237,7 +237,7 @@ export interface components {
             /** @example true */
             deleted: boolean;
             id: string;
-            /** @description Image objects that could not be removed: they may still be reachable; treat as an incident. */
+            /** @description Image objects that could not be removed. An image object that could not be removed may still be reachable at its URL: treat this as an incident. */
             imagesFailed: number;
             /** @description Image objects removed. */
             imagesPurged: number;

@@ -18,6 +18,23 @@ function walk(dir: string): string[] {
   });
 }
 
+const ONLY = /\b(?:it|test|describe)\.only\(/;
+
+/**
+ * `it.only` / `describe.only`: locally only the files that hold one run, and in them only the
+ * focused tests (Node's --test-only); in CI a focused test fails the run, so none is merged by mistake.
+ */
+function focused(files: string[]): { files: string[]; flags: string[] } {
+  const withOnly = files.filter((f) => ONLY.test(readFileSync(join(ROOT, f), 'utf8')));
+  if (withOnly.length === 0) return { files, flags: [] };
+  if (IN_CI) {
+    console.error(`error: focused tests (.only) in ${withOnly.join(', ')}: remove them`);
+    process.exit(1);
+  }
+  console.error(`warning: running only the focused tests (.only) in ${withOnly.join(', ')}`);
+  return { files: withOnly, flags: ['--test-only'] };
+}
+
 async function main(): Promise<void> {
   const filters = process.argv.slice(2);
   const files = [...walk(join(ROOT, 'src')), ...walk(join(ROOT, 'test'))]
@@ -39,6 +56,7 @@ async function main(): Promise<void> {
     console.error(`error: ${missing}`);
     process.exit(1);
   }
+  const run = focused(files);
   await globalSetup();
   const res = spawnSync(
     process.execPath,
@@ -51,7 +69,8 @@ async function main(): Promise<void> {
       'ts-node/register/transpile-only',
       '--require',
       './test/support/jest-compat.ts',
-      ...files,
+      ...run.flags,
+      ...run.files,
     ],
     { cwd: ROOT, stdio: 'inherit', env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json') } },
   );

@@ -9,6 +9,9 @@ import {
 } from 'typeorm';
 import { OrganizationEntity } from '../organizations/organization.entity';
 
+/** Longest API key name (the column's length; the CLI and the dashboard form keep to it). */
+export const MAX_KEY_NAME_LENGTH = 100;
+
 @Entity({ name: 'api_keys' })
 export class ApiKeyEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
@@ -16,7 +19,7 @@ export class ApiKeyEntity {
   @ManyToOne(() => OrganizationEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'org_id', foreignKeyConstraintName: 'FK_api_keys_org' })
   organization?: OrganizationEntity;
-  @Column({ type: 'varchar', length: 100 }) name!: string;
+  @Column({ type: 'varchar', length: MAX_KEY_NAME_LENGTH }) name!: string;
   /** Short, non-secret display prefix such as `tpk_AbC1x9Qz`. */
   @Column({ type: 'varchar', length: 16 }) prefix!: string;
   /** HMAC-SHA-256(pepper, key), hex. The key itself is never stored. */

@@ -1,4 +1,5 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
+import { MAX_KEY_NAME_LENGTH } from '../auth/api-key.entity';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { AuditService } from '../audit/audit.service';
 import { printJson, requireOption } from './cli-output';
@@ -42,7 +43,7 @@ export class KeyCreateCommand extends CommandRunner {
 
   async run(_args: string[], opts: KeyCreateOpts): Promise<void> {
     const ctx = await this.keys.cliContext(requireOption(opts.org, '--org'));
-    const name = (opts.name ?? 'default').trim().slice(0, 100) || 'default';
+    const name = (opts.name ?? 'default').trim().slice(0, MAX_KEY_NAME_LENGTH) || 'default';
     const key = await this.keys.createKey(ctx, name);
     printJson({ id: key.id, key: key.key, prefix: key.prefix, name: key.name, orgId: ctx.orgId });
   }

@@ -61,7 +61,7 @@ export interface AllConfig {
   auth: { pepper: string; keyCacheMs: number; sessionSecret: string; sessionAbsoluteTimeoutSeconds: number };
 }
 
-/** Maps the validated environment to typed namespaces with the defaults of DECISIONS.md. */
+/** Maps the validated environment to typed namespaces with the defaults the README's Configuration table lists. */
 export function buildConfig(env: EnvDto): AllConfig {
   const port = env.PORT ?? 3000;
   return {
@@ -71,7 +71,7 @@ export function buildConfig(env: EnvDto): AllConfig {
       role: (env.ROLE ?? 'all') as Role,
       logLevel: env.LOG_LEVEL ?? 'info',
       publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
-      // Five base64 images just under 10 MB each are about 70 MB of JSON (DECISIONS.md, 413 threshold).
+      // Five base64 images just under 10 MB each are about 70 MB of JSON (README, Configuration: BODY_LIMIT, 413 above it).
       bodyLimit: env.BODY_LIMIT ?? '70mb',
     },
     ops: {
@@ -137,7 +137,7 @@ export function buildConfig(env: EnvDto): AllConfig {
     },
     webhooks: {
       allowedHosts: hostList(env.WEBHOOK_ALLOWED_HOSTS),
-      // DECISIONS.md: a 2xx within 10 s is success; the first retry within 60 s; at least 5 attempts.
+      // README, Webhooks (docs/decisions/0008-webhook-delivery-and-idempotency-keys.md): a 2xx within 10 s is success; the first retry within 60 s; at least 5 attempts.
       timeoutMs: env.WEBHOOK_TIMEOUT_MS ?? 10000,
       retryBaseMs: env.WEBHOOK_RETRY_BASE_MS ?? 10000,
       attempts: env.WEBHOOK_MAX_ATTEMPTS ?? 8,

@@ -1,7 +1,7 @@
 import { buildConfig, validateEnv } from './configuration';
 
 describe('configuration', () => {
-  it('applies the defaults of DECISIONS.md', () => {
+  it('applies the documented defaults (README, Configuration)', () => {
     const c = buildConfig(validateEnv({}));
     expect(c.app.port).toBe(3000);
     expect(c.storage.driver).toBe('fs');

@@ -109,7 +109,7 @@ function shown(value: unknown): string {
 }
 
 /**
- * The process environment, validated at boot. Names and defaults are those of DECISIONS.md
+ * The process environment, validated at boot. Names and defaults are those of the README's Configuration table
  * ("How the service is run"); a bad value stops the process with a message naming the variable.
  */
 export class EnvDto {
@@ -191,7 +191,7 @@ export const DEV_SESSION_SECRET = 'taste-dev-session-secret-change-me';
 const MIN_SECRET_LENGTH = 32;
 
 /**
- * The production start rules (DECISIONS.md, "Hardening and operations"): one line per unsafe
+ * The production start rules (README, Safe defaults: "Production start"): one line per unsafe
  * setting, naming the variable. Empty outside `NODE_ENV=production`.
  */
 export function productionProblems(env: EnvDto): string[] {

@@ -14,6 +14,7 @@ import { ErrorResponseDto } from '../common/error-response.dto';
 import { Idempotent, REPLAYED_HEADER } from '../idempotency/http-idempotency';
 import { ThrottleCategory } from '../throttling/throttle-category.decorator';
 import { CoresService } from './cores.service';
+import { IMAGES_NOT_REMOVED_INCIDENT } from './image-incident';
 import {
   CoreCreateDto,
   CoreCreateResponseDto,
@@ -113,15 +114,17 @@ export class CoresController {
     @Param('id') id: string,
     @Body() dto: CoreUpdateDto,
   ): Promise<CoreUpdateResponseDto> {
-    return this.cores.update(ctx, id, dto);
+    return replacesImages(dto)
+      ? this.cores.replaceImages(ctx, id, dto)
+      : this.cores.rename(ctx, id, dto.name);
   }
 
   @Delete(':id')
   @ApiOperation({
     summary: 'Delete a core',
     description:
-      'Deletes the core and its image objects in the same request and writes the audit log. A non-zero ' +
-      'imagesFailed means an image may still be reachable: treat it as an incident.',
+      'Deletes the core and its image objects in the same request and writes the audit log, with ' +
+      `imagesFailed counting the objects not removed. ${IMAGES_NOT_REMOVED_INCIDENT}`,
   })
   @ApiParam({ name: 'id', description: 'Core id.' })
   @ApiOkResponse({ type: CoreDeleteResponseDto })

@@ -50,6 +50,17 @@ const READ_SEARCH_PROFILE_SQL = `SELECT c.id, c.name, c.status, c.taste, c.style
   c.palette, c.patterns
 FROM cores c WHERE c.id = $1 AND c.org_id = $2`;
 
+/** A core whose images are new (created or replaced): processing, with no profile and no error. */
+const AWAITING_PROFILE = {
+  status: 'processing',
+  taste: null,
+  styleAttributes: [],
+  tags: [],
+  palette: [],
+  patterns: [],
+  error: null,
+} satisfies Partial<CoreEntity>;
+
 /** The only place that touches the cores tables. Every read takes the organization id. */
 @Injectable()
 export class CoresRepository {
@@ -73,13 +84,7 @@ export class CoresRepository {
       manager.getRepository(CoreEntity).create({
         orgId,
         name,
-        status: 'processing',
-        taste: null,
-        styleAttributes: [],
-        tags: [],
-        palette: [],
-        patterns: [],
-        error: null,
+        ...AWAITING_PROFILE,
         currentJobId: null,
         searchText,
       }),
@@ -202,13 +207,7 @@ export class CoresRepository {
       { id: core.id, orgId: core.orgId },
       {
         name,
-        status: 'processing',
-        taste: null,
-        styleAttributes: [],
-        tags: [],
-        palette: [],
-        patterns: [],
-        error: null,
+        ...AWAITING_PROFILE,
         searchText,
       },
     );

@@ -25,7 +25,6 @@ import {
   CoreResponseDto,
   CoreUpdateDto,
   CoreUpdateResponseDto,
-  replacesImages,
 } from './dto/core.dto';
 import { buildSearchText } from './synonyms';
 
@@ -106,35 +105,35 @@ export class CoresService {
   }
 
   /**
-   * Rename and/or replace images. A replacement ingests the new images first, swaps them in with a
-   * new job in one transaction, then purges the old objects and reports the counts.
+   * Rename only: no job, the profile stays. 400 without a name; the locked read is the existence
+   * check (a malformed id is 404 without a query).
    */
-  async update(ctx: OrgContext, id: string, dto: CoreUpdateDto): Promise<CoreUpdateResponseDto> {
-    const replacing = replacesImages(dto);
-    if (!replacing && dto.name === undefined) {
+  async rename(ctx: OrgContext, id: string, name: string | undefined): Promise<CoreUpdateResponseDto> {
+    if (name === undefined)
       throw new BadRequestException('Nothing to update: send name, imageUrls or images.');
-    }
-    if (!replacing) {
-      // The locked read below is the existence check (a malformed id is 404 without a query).
-      if (!isUuid(id)) throw new NotFoundException('Core not found.');
-      const name = dto.name as string;
-      await this.repo.transaction(async (manager) => {
-        const core = await this.repo.lockByIdForOrg(manager, ctx.orgId, id);
-        if (!core) throw new NotFoundException('Core not found.');
-        await this.repo.rename(
-          ctx.orgId,
-          id,
-          name,
-          buildSearchText(name, core.tags, core.styleAttributes),
-          manager,
-        );
-      });
-      return this.get(ctx, id);
-    }
+    if (!isUuid(id)) throw new NotFoundException('Core not found.');
+    await this.repo.transaction(async (manager) => {
+      const core = await this.repo.lockByIdForOrg(manager, ctx.orgId, id);
+      if (!core) throw new NotFoundException('Core not found.');
+      await this.repo.rename(
+        ctx.orgId,
+        id,
+        name,
+        buildSearchText(name, core.tags, core.styleAttributes),
+        manager,
+      );
+    });
+    return this.get(ctx, id);
+  }
 
-    await this.findOr404(ctx, id); // before fetching any image for a core that is not there
-    const sources = this.images.sources(dto.imageUrls, dto.images);
-    const stored = await this.images.ingestAndStore(sources);
+  /**
+   * Replaces the images (and renames when `dto.name` is set). 404 before any image is fetched; the
+   * new images are ingested first, swapped in with a new job in one transaction, then the old
+   * objects are purged and the counts reported.
+   */
+  async replaceImages(ctx: OrgContext, id: string, dto: CoreUpdateDto): Promise<CoreUpdateResponseDto> {
+    await this.findOr404(ctx, id);
+    const stored = await this.images.ingestAndStore(this.images.sources(dto.imageUrls, dto.images));
     let swapped: { jobId: string; oldKeys: string[] };
     try {
       swapped = await this.repo.transaction(async (manager) => {
@@ -155,12 +154,7 @@ export class CoresService {
       action: 'core.images_replaced',
       targetType: 'core',
       targetId: id,
-      metadata: {
-        jobId: swapped.jobId,
-        images: stored.length,
-        imagesPurged: purged,
-        imagesFailed: failed,
-      },
+      metadata: { jobId: swapped.jobId, images: stored.length, imagesPurged: purged, imagesFailed: failed },
     });
     await this.startGeneration(ctx.orgId, id, swapped.jobId);
     return { ...(await this.get(ctx, id)), jobId: swapped.jobId, imagesPurged: purged, imagesFailed: failed };

@@ -4,7 +4,7 @@ import { OrgContext } from '../auth/org-context';
 import { csvCell, csvRow } from './csv';
 import { DashboardAuditService } from './dashboard-audit.service';
 import { csrfTokensMatch, newCsrfToken } from './csrf';
-import { safeNext } from './session-helpers';
+import { safeNext } from './dashboard-helpers';
 
 const ctx: OrgContext = {
   orgId: '00000000-0000-4000-8000-000000000001',

@@ -2,6 +2,7 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { AuditEventEntity } from '../audit/audit-event.entity';
 import { AuditService } from '../audit/audit.service';
 import { OrgContext } from '../auth/org-context';
+import { imagesNotRemovedIncident } from '../cores/image-incident';
 import { csvRow } from './csv';
 
 const AUDIT_PAGE_SIZE = 25;
@@ -30,7 +31,7 @@ export interface AuditRow {
   targetType: string | null;
   targetId: string | null;
   details: AuditDetail[];
-  /** Spec 4.6: a delete that left image objects behind is an incident. */
+  /** A delete that left image objects behind is an incident (README, API in brief; cores/image-incident.ts). */
   incident: string | null;
 }
 
@@ -140,10 +141,7 @@ export class DashboardAuditService {
       .filter(([, v]) => v !== null && v !== undefined && typeof v !== 'object')
       .map(([k, v]) => ({ label: DETAIL_LABELS[k] ?? k, value: String(v) }));
     const failed = Number(meta.imagesFailed ?? 0);
-    const incident =
-      e.action === 'core.deleted' && failed > 0
-        ? `${failed} image object${failed === 1 ? '' : 's'} could not be removed and may still be reachable at ${failed === 1 ? 'its URL' : 'their URLs'}. Treat this as an incident.`
-        : null;
+    const incident = e.action === 'core.deleted' && failed > 0 ? imagesNotRemovedIncident(failed) : null;
     return {
       id: e.id,
       createdAt: e.createdAt,

@@ -1,34 +1,16 @@
-import {
-  Body,
-  Controller,
-  Get,
-  Header,
-  HttpException,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseFilters,
-  UseGuards,
-} from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Header, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { Public } from '../auth/public.decorator';
-import { DashboardExceptionFilter } from './dashboard-exception.filter';
+import { destroySession, rotateSession, runAction, safeNext } from './dashboard-helpers';
+import { DashboardPages } from './dashboard-pages.decorator';
 import { DashboardRequest, SESSION_COOKIE } from './dashboard-session';
 import { DashboardSignInService } from './dashboard-sign-in.service';
 import { DashboardViews } from './dashboard-views';
 import { TooManySignInAttemptsException } from './login-throttle.service';
 import { SignInFormDto, SignInQueryDto } from './dto/dashboard-forms.dto';
-import { destroySession, rotateSession, safeNext } from './session-helpers';
-import { DashboardAnonymous, SessionGuard } from './session.guard';
+import { DashboardAnonymous } from './session.guard';
 
 /** Sign-in and sign-out of the organization dashboard. */
-@ApiExcludeController()
-@Public()
-@UseGuards(SessionGuard)
-@UseFilters(DashboardExceptionFilter)
-@Controller('dashboard')
+@DashboardPages('dashboard')
 export class DashboardAuthController {
   constructor(
     private readonly signInService: DashboardSignInService,
@@ -50,19 +32,18 @@ export class DashboardAuthController {
     @Body() form: SignInFormDto,
   ): Promise<void> {
     const next = safeNext(form.next);
-    try {
+    const { error } = await runAction(async () => {
       const user = await this.signInService.signIn(form.email, form.password, req.ip ?? 'unknown');
       await rotateSession(req, user);
-      res.redirect(303, next);
-    } catch (err: unknown) {
-      if (!(err instanceof HttpException) || ![401, 429].includes(err.getStatus())) throw err;
-      if (err instanceof TooManySignInAttemptsException)
-        res.setHeader('Retry-After', String(err.retryAfterSeconds));
-      res
-        .status(err.getStatus())
-        .type('html')
-        .send(this.signInHtml(req, next, form.email, err.message));
+    });
+    if (!error) return res.redirect(303, next);
+    if (error instanceof TooManySignInAttemptsException) {
+      res.setHeader('Retry-After', String(error.retryAfterSeconds));
     }
+    res
+      .status(error.getStatus())
+      .type('html')
+      .send(this.signInHtml(req, next, form.email, error.message));
   }
 
   @Post('sign-out')

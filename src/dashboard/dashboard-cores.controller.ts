@@ -1,25 +1,12 @@
-import {
-  Body,
-  Controller,
-  Get,
-  HttpException,
-  Param,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseFilters,
-  UseGuards,
-} from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { Public } from '../auth/public.decorator';
+import { imagesNotRemovedIncident } from '../cores/image-incident';
 import { PRODUCT_GENDERS } from '../products/dto/product.dto';
 import { DashboardCoresService } from './dashboard-cores.service';
-import { DashboardExceptionFilter } from './dashboard-exception.filter';
+import { actionNotice, base, Flash, FormOutcome, runAction } from './dashboard-helpers';
+import { DashboardPages, FormAction } from './dashboard-pages.decorator';
 import { DashboardViewer, Viewer } from './dashboard-session';
 import { DashboardViews } from './dashboard-views';
-import { base } from './dashboard.controller';
 import {
   CoreImagesFormDto,
   CoreListQueryFormDto,
@@ -28,21 +15,9 @@ import {
   ProductSearchFormDto,
 } from './dto/dashboard-forms.dto';
 import { OwnerOnly } from './owner-only.decorator';
-import { SessionGuard } from './session.guard';
-
-/** A 4xx other than 404 is shown on the page it came from; 404 and 5xx go to the error page. */
-function isUserError(err: unknown): err is HttpException {
-  return (
-    err instanceof HttpException && err.getStatus() >= 400 && err.getStatus() < 500 && err.getStatus() !== 404
-  );
-}
 
 /** Cores grid and detail, rename / replace images / delete, and the product search playground. */
-@ApiExcludeController()
-@Public()
-@UseGuards(SessionGuard)
-@UseFilters(DashboardExceptionFilter)
-@Controller('dashboard/cores')
+@DashboardPages('dashboard/cores')
 export class DashboardCoresController {
   constructor(
     private readonly views: DashboardViews,
@@ -75,49 +50,40 @@ export class DashboardCoresController {
 
   @Post(':id/rename')
   @OwnerOnly()
+  @FormAction()
   async rename(
     @Viewer() viewer: DashboardViewer,
-    @Req() req: Request,
-    @Res() res: Response,
     @Param('id') id: string,
     @Body() form: CoreRenameFormDto,
-  ): Promise<void> {
-    try {
-      const core = await this.cores.rename(viewer.ctx, id, form.name);
-      req.session.flash = { kind: 'success', text: `Renamed to "${core.name}".` };
-    } catch (err: unknown) {
-      if (!isUserError(err)) throw err;
-      req.session.flash = { kind: 'error', text: err.message };
-    }
-    res.redirect(303, `/dashboard/cores/${encodeURIComponent(id)}`);
+  ): Promise<FormOutcome> {
+    const flash = await actionNotice(
+      () => this.cores.rename(viewer.ctx, id, form.name),
+      (core) => ({ kind: 'success', text: `Renamed to "${core.name}".` }),
+    );
+    return { url: `/dashboard/cores/${encodeURIComponent(id)}`, flash };
   }
 
   @Post(':id/images')
   @OwnerOnly()
+  @FormAction()
   async replaceImages(
     @Viewer() viewer: DashboardViewer,
-    @Req() req: Request,
-    @Res() res: Response,
     @Param('id') id: string,
     @Body() form: CoreImagesFormDto,
-  ): Promise<void> {
-    try {
-      const r = await this.cores.replaceImages(viewer.ctx, id, form);
-      const failed = r.imagesFailed ?? 0;
-      req.session.flash = {
-        kind: failed > 0 ? 'error' : 'success',
-        text:
+  ): Promise<FormOutcome> {
+    const flash = await actionNotice(
+      () => this.cores.replaceImages(viewer.ctx, id, form),
+      (r) => {
+        const failed = r.imagesFailed ?? 0;
+        const text =
           `Images replaced; a new taste profile is being generated (job ${r.jobId}). ` +
-          `Old images removed: ${r.imagesPurged ?? 0}, not removed: ${failed}.` +
-          (failed > 0
-            ? ' Images that could not be removed may still be reachable: treat this as an incident.'
-            : ''),
-      };
-    } catch (err: unknown) {
-      if (!isUserError(err)) throw err;
-      req.session.flash = { kind: 'error', text: err.message };
-    }
-    res.redirect(303, `/dashboard/cores/${encodeURIComponent(id)}`);
+          `Old images removed: ${r.imagesPurged ?? 0}, not removed: ${failed}.`;
+        return failed > 0
+          ? { kind: 'error', text: `${text} ${imagesNotRemovedIncident(failed)}` }
+          : { kind: 'success', text };
+      },
+    );
+    return { url: `/dashboard/cores/${encodeURIComponent(id)}`, flash };
   }
 
   @Get(':id/delete')
@@ -133,24 +99,21 @@ export class DashboardCoresController {
 
   @Post(':id/delete')
   @OwnerOnly()
+  @FormAction()
   async remove(
     @Viewer() viewer: DashboardViewer,
-    @Req() req: Request,
-    @Res() res: Response,
     @Param('id') id: string,
     @Body() _form: DashboardFormDto,
-  ): Promise<void> {
+  ): Promise<FormOutcome> {
     const r = await this.cores.remove(viewer.ctx, id);
-    req.session.flash =
+    const flash: Flash =
       r.imagesFailed > 0
         ? {
             kind: 'error',
-            text:
-              `Core deleted, but ${r.imagesFailed} image(s) could not be removed and may still be reachable at ` +
-              `their URLs (${r.imagesPurged} removed). Treat this as an incident; see the audit log.`,
+            text: `Core deleted (${r.imagesPurged} image(s) removed). ${imagesNotRemovedIncident(r.imagesFailed)} See the audit log.`,
           }
         : { kind: 'success', text: `Core deleted. Images removed: ${r.imagesPurged}.` };
-    res.redirect(303, '/dashboard/cores');
+    return { url: '/dashboard/cores', flash };
   }
 
   @Get(':id/search')
@@ -179,18 +142,9 @@ export class DashboardCoresController {
     @Body() form: ProductSearchFormDto,
   ): Promise<void> {
     const core = await this.cores.get(viewer.ctx, id);
-    let status = 200;
-    let result = null;
-    let error: string | null = null;
-    try {
-      result = await this.cores.search(viewer.ctx, id, form);
-    } catch (err: unknown) {
-      if (!isUserError(err)) throw err;
-      status = err.getStatus();
-      error = err.message;
-    }
+    const { value: result, error } = await runAction(() => this.cores.search(viewer.ctx, id, form));
     res
-      .status(status)
+      .status(error ? error.getStatus() : 200)
       .type('html')
       .send(
         this.views.render('search', {
@@ -199,7 +153,7 @@ export class DashboardCoresController {
           genders: PRODUCT_GENDERS,
           form,
           result,
-          error,
+          error: error?.message ?? null,
         }),
       );
   }

@@ -49,7 +49,7 @@ export class DashboardCoresService {
   }
 
   rename(ctx: OrgContext, id: string, name: string): Promise<CoreUpdateResponseDto> {
-    return this.cores.update(ctx, id, { name });
+    return this.cores.rename(ctx, id, name);
   }
 
   async replaceImages(
@@ -63,7 +63,7 @@ export class DashboardCoresService {
     // A replacement does the work of a create: 404 first, then one unit of the creation budget.
     await this.cores.get(ctx, id);
     await this.rateLimits.consumeOrThrow('create', ctx.orgId);
-    return this.cores.update(ctx, id, { imageUrls, images });
+    return this.cores.replaceImages(ctx, id, { imageUrls, images });
   }
 
   remove(ctx: OrgContext, id: string): Promise<CoreDeleteResponseDto> {

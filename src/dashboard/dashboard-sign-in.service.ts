@@ -1,5 +1,10 @@
 import { Injectable, UnauthorizedException } from '@nestjs/common';
-import { DashboardUsersService, normaliseEmail, SignedInUser } from './dashboard-users.service';
+import {
+  DashboardUsersService,
+  MAX_EMAIL_LENGTH,
+  normaliseEmail,
+  SignedInUser,
+} from './dashboard-users.service';
 import { LoginThrottleService } from './login-throttle.service';
 
 /** Password sign-in, throttled per email and per client address. One message for every failure. */
@@ -11,7 +16,7 @@ export class DashboardSignInService {
   ) {}
 
   async signIn(emailInput: string, password: string, ip: string): Promise<SignedInUser> {
-    const email = normaliseEmail(emailInput).slice(0, 320);
+    const email = normaliseEmail(emailInput).slice(0, MAX_EMAIL_LENGTH);
     await this.throttle.takeAttempt(email, ip);
     const user = await this.users.verifyPassword(email, password);
     if (!user) throw new UnauthorizedException('Wrong email or password.');

@@ -8,7 +8,8 @@ import { DASHBOARD_ROLES, DashboardRole, DashboardUserEntity } from './dashboard
 import { DashboardUsersRepository } from './dashboard-users.repository';
 
 const MIN_PASSWORD_LENGTH = 12;
-const MAX_PASSWORD_LENGTH = 1024;
+export const MAX_PASSWORD_LENGTH = 1024;
+export const MAX_EMAIL_LENGTH = 320;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** argon2id with the library's defaults (m=64 MiB, t=3, p=4). */
@@ -57,7 +58,8 @@ export class DashboardUsersService {
     input: { email: string; role?: DashboardRole; password?: string; reset?: boolean },
   ): Promise<DashboardUserCreated> {
     const email = normaliseEmail(input.email);
-    if (!EMAIL.test(email) || email.length > 320) throw new BadRequestException('A valid email is required.');
+    if (!EMAIL.test(email) || email.length > MAX_EMAIL_LENGTH)
+      throw new BadRequestException('A valid email is required.');
     const role = input.role ?? 'member';
     if (!DASHBOARD_ROLES.includes(role)) throw new BadRequestException('Role must be owner or member.');
     const generated = input.password === undefined;

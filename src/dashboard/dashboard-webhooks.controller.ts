@@ -1,38 +1,20 @@
-import {
-  Body,
-  Controller,
-  Get,
-  HttpException,
-  Param,
-  Post,
-  Req,
-  Res,
-  UseFilters,
-  UseGuards,
-} from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { Public } from '../auth/public.decorator';
 import { WEBHOOK_EVENTS } from '../webhooks/webhook.types';
 import { WebhooksService } from '../webhooks/webhooks.service';
-import { DashboardExceptionFilter } from './dashboard-exception.filter';
+import { base, FormOutcome, runAction } from './dashboard-helpers';
+import { DashboardPages, FormAction } from './dashboard-pages.decorator';
 import { DashboardViewer, Viewer } from './dashboard-session';
 import { DashboardViews } from './dashboard-views';
-import { base } from './dashboard.controller';
 import { DashboardFormDto, WebhookCreateFormDto } from './dto/dashboard-forms.dto';
 import { OwnerOnly } from './owner-only.decorator';
-import { SessionGuard } from './session.guard';
 
 /**
  * Webhook endpoints: add (the signing secret shown once), list with the last delivery, send a test
  * event, recent deliveries, delete. Owners only (docs/decisions/0023-dashboard-roles-and-sessions.md).
  */
-@ApiExcludeController()
-@Public()
-@UseGuards(SessionGuard)
+@DashboardPages('dashboard/webhooks')
 @OwnerOnly()
-@UseFilters(DashboardExceptionFilter)
-@Controller('dashboard/webhooks')
 export class DashboardWebhooksController {
   constructor(
     private readonly views: DashboardViews,
@@ -60,23 +42,16 @@ export class DashboardWebhooksController {
     @Res() res: Response,
     @Body() form: WebhookCreateFormDto,
   ): Promise<void> {
-    let created = null;
-    let error: string | null = null;
-    let status = 201;
-    try {
-      created = await this.webhooks.create(viewer.ctx, {
+    const { value: created, error } = await runAction(() =>
+      this.webhooks.create(viewer.ctx, {
         url: form.url,
         events: form.events,
         description: form.description || undefined,
-      });
-    } catch (err: unknown) {
-      if (!(err instanceof HttpException) || err.getStatus() >= 500) throw err;
-      status = err.getStatus();
-      error = err.message;
-    }
+      }),
+    );
     const { webhooks } = await this.webhooks.list(viewer.ctx);
     res
-      .status(status)
+      .status(error ? error.getStatus() : 201)
       .type('html')
       .send(
         this.views.render('webhooks', {
@@ -84,7 +59,7 @@ export class DashboardWebhooksController {
           webhooks,
           events: WEBHOOK_EVENTS,
           created,
-          error,
+          error: error?.message ?? null,
           form: created ? {} : form,
         }),
       );
@@ -102,19 +77,20 @@ export class DashboardWebhooksController {
   }
 
   @Post(':id/test')
+  @FormAction()
   async test(
     @Viewer() viewer: DashboardViewer,
-    @Req() req: Request,
-    @Res() res: Response,
     @Param('id') id: string,
     @Body() _form: DashboardFormDto,
-  ): Promise<void> {
+  ): Promise<FormOutcome> {
     const { deliveryId } = await this.webhooks.sendTest(viewer.ctx, id);
-    req.session.flash = {
-      kind: 'success',
-      text: `Test event queued (webhook-id ${deliveryId}). Reload to see the attempt below.`,
+    return {
+      url: `/dashboard/webhooks/${encodeURIComponent(id)}`,
+      flash: {
+        kind: 'success',
+        text: `Test event queued (webhook-id ${deliveryId}). Reload to see the attempt below.`,
+      },
     };
-    res.redirect(303, `/dashboard/webhooks/${encodeURIComponent(id)}`);
   }
 
   @Get(':id/delete')
@@ -131,18 +107,14 @@ export class DashboardWebhooksController {
   }
 
   @Post(':id/delete')
+  @FormAction()
   async remove(
     @Viewer() viewer: DashboardViewer,
-    @Req() req: Request,
-    @Res() res: Response,
     @Param('id') id: string,
     @Body() _form: DashboardFormDto,
-  ): Promise<void> {
+  ): Promise<FormOutcome> {
     await this.webhooks.remove(viewer.ctx, id);
-    req.session.flash = {
-      kind: 'success',
-      text: 'Webhook endpoint deleted; its pending deliveries were dropped.',
-    };
-    res.redirect(303, '/dashboard/webhooks');
+    const text = 'Webhook endpoint deleted; its pending deliveries were dropped.';
+    return { url: '/dashboard/webhooks', flash: { kind: 'success', text } };
   }
 }

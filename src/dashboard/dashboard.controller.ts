@@ -1,38 +1,19 @@
-import {
-  Body,
-  Controller,
-  Get,
-  Param,
-  ParseUUIDPipe,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseFilters,
-  UseGuards,
-} from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiKeysService } from '../auth/api-keys.service';
-import { Public } from '../auth/public.decorator';
 import { DashboardAuditService } from './dashboard-audit.service';
-import { DashboardExceptionFilter } from './dashboard-exception.filter';
+import { base, FormOutcome } from './dashboard-helpers';
 import { DashboardOverviewService } from './dashboard-overview.service';
+import { DashboardPages, FormAction } from './dashboard-pages.decorator';
 import { DashboardViewer, Viewer } from './dashboard-session';
-import { DashboardViews, NavSection, PageBase } from './dashboard-views';
+import { DashboardViews } from './dashboard-views';
 import { AuditQueryDto, DashboardFormDto, KeyCreateFormDto } from './dto/dashboard-forms.dto';
 import { OwnerOnly } from './owner-only.decorator';
-import { takeFlash } from './session-helpers';
-import { SessionGuard } from './session.guard';
 
 const uuid = new ParseUUIDPipe({ version: '4', errorHttpStatusCode: 404 });
 
 /** Overview, API keys and audit log pages. Each handler calls one service and renders a template. */
-@ApiExcludeController()
-@Public()
-@UseGuards(SessionGuard)
-@UseFilters(DashboardExceptionFilter)
-@Controller('dashboard')
+@DashboardPages('dashboard')
 export class DashboardController {
   constructor(
     private readonly views: DashboardViews,
@@ -83,16 +64,15 @@ export class DashboardController {
 
   @Post('keys/:id/revoke')
   @OwnerOnly()
+  @FormAction()
   async revokeKey(
     @Viewer() viewer: DashboardViewer,
-    @Req() req: Request,
-    @Res() res: Response,
     @Param('id', uuid) id: string,
     @Body() _form: DashboardFormDto,
-  ): Promise<void> {
+  ): Promise<FormOutcome> {
     const key = await this.keys.revokeKey(viewer.ctx, id);
-    req.session.flash = { kind: 'success', text: `Key "${key.name}" (${key.prefix}…) was revoked.` };
-    res.redirect(303, '/dashboard/keys');
+    const text = `Key "${key.name}" (${key.prefix}…) was revoked.`;
+    return { url: '/dashboard/keys', flash: { kind: 'success', text } };
   }
 
   @Get('audit')
@@ -123,8 +103,4 @@ export class DashboardController {
     for await (const line of lines) res.write(line);
     res.end();
   }
-}
-
-export function base(req: Request, viewer: DashboardViewer, title: string, active: NavSection): PageBase {
-  return { title, active, viewer, csrfToken: viewer.csrfToken, flash: takeFlash(req) };
 }

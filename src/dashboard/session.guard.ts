@@ -15,7 +15,7 @@ import { DashboardRequest, SignInRequiredException } from './dashboard-session';
 import { DashboardRole } from './dashboard-user.entity';
 import { DashboardUsersService, SignedInUser } from './dashboard-users.service';
 import { DASHBOARD_ROLE_KEY } from './owner-only.decorator';
-import { destroySession } from './session-helpers';
+import { destroySession } from './dashboard-helpers';
 
 const ANONYMOUS_KEY = 'dashboard:anonymous';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -34,7 +34,7 @@ type QueueCounts = () => Promise<Partial<Record<QueueState, number>>>;
 
 /**
  * The process's Prometheus registry (one per application, so several apps in one test process
- * do not share series) and the named series of DECISIONS.md "Hardening and operations". Feature
+ * do not share series) and the named series of the README's Observability section (docs/decisions/0015-metrics-and-tracing.md). Feature
  * code records through the small methods below; nothing here touches the database.
  */
 @Injectable()

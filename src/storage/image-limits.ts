@@ -1,6 +1,6 @@
 import { OutboundRejectedError } from './safe-outbound';
 
-/** Every image must be under 10 MB (spec section 8): at most this many bytes. */
+/** Every image must be under 10 MB (README, Images: ingestion, SSRF rules and storage): at most this many bytes. */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024 - 1;
 /**
  * sharp trusts header dimensions; refuse decoding anything larger than this many pixels (checked on the

@@ -1,4 +1,4 @@
-/** Events an endpoint can subscribe to (DECISIONS.md "Webhooks, idempotency and exclusions"). */
+/** Events an endpoint can subscribe to (README, Webhooks; docs/decisions/0008-webhook-delivery-and-idempotency-keys.md). */
 export const WEBHOOK_EVENTS = ['core.ready', 'core.failed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** Sent by POST /webhooks/{id}/test, whatever the endpoint subscribed to. */

@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { GENERATION_PRODUCER } from '../../src/jobs/job.types';
 import { api } from '../support/api';
 import { createOrgWithKey, startTestApp, TestApp } from '../support/app';
-import { colourPng } from '../support/cores';
+import { expectNotQueued, postColourCore } from '../support/cores';
 
 /** When the queue refuses a job, nothing may stay `processing` forever. */
 describe('enqueue failure (e2e)', () => {
@@ -19,18 +19,8 @@ describe('enqueue failure (e2e)', () => {
     queue.add = () => Promise.reject(new Error('Redis is unreachable'));
     try {
       // Through the contract check: 503 is a documented response of POST /cores.
-      const res = await api(t, org.key).post('/api/v1/org/cores', {
-        name: 'Unqueued',
-        images: [await colourPng('#c19a6b')],
-      });
-      expect(res.status).toBe(503);
-      expect(res.body).toEqual(
-        expect.objectContaining({
-          status: 503,
-          code: 'unavailable',
-          message: expect.stringMatching(/could not be queued/),
-        }),
-      );
+      const res = await postColourCore(t, org, 'Unqueued', '#c19a6b');
+      expectNotQueued(res);
     } finally {
       queue.add = add;
     }

@@ -78,7 +78,7 @@ describe('examples/ (e2e)', () => {
       if (receiver.pid) process.kill(-receiver.pid, 'SIGTERM');
     });
 
-    /** A delivery as DECISIONS.md defines it: body { type, timestamp, data }, Standard Webhooks headers. */
+    /** A delivery as the README's Webhooks section defines it: body { type, timestamp, data }, Standard Webhooks headers. */
     function delivery(name: string, signingSecret: string, at = new Date()) {
       const id = `msg_${randomBytes(8).toString('hex')}`;
       const body = JSON.stringify({

@@ -11,7 +11,7 @@ import { GenerationReconciler } from '../../src/cores/generation-reconciler.serv
 import { QueueName } from '../../src/jobs/job.types';
 import { api } from '../support/api';
 import { createOrgWithKey, startTestApp, TestApp } from '../support/app';
-import { colourPng, waitForCore } from '../support/cores';
+import { colourPng, expectNotQueued, postColourCore, waitForCore } from '../support/cores';
 import { ownDatabase, ownRedis, OwnRedis, spawnService, until } from '../support/services';
 
 /** Nothing stays `processing` when the enqueue never happens, and a refused enqueue stays refused. */
@@ -186,19 +186,9 @@ describe('faults between the commit and the enqueue (e2e, spawned processes, own
         await redis.stop();
         return stored;
       };
-      const res = await api(t, org.key).post('/api/v1/org/cores', {
-        name: 'Refused by Redis',
-        images: [await colourPng('#3d5a80')],
-      });
+      const res = await postColourCore(t, org, 'Refused by Redis', '#3d5a80');
       images.ingestAndStore = ingest;
-      expect(res.status).toBe(503);
-      expect(res.body).toEqual(
-        expect.objectContaining({
-          status: 503,
-          code: 'unavailable',
-          message: expect.stringMatching(/could not be queued/),
-        }),
-      );
+      expectNotQueued(res);
       const coreId = /core ([0-9a-f-]{36})/.exec(String(res.body.message))?.[1] as string;
       expect(await coreRow(t, coreId)).toEqual({ status: 'failed', job: 'failed' });
 

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { PROVIDER_FAILED_MESSAGE } from '../../src/taste/taste.types';
 import { api } from '../support/api';
 import { createOrgWithKey, startTestApp, TestApp } from '../support/app';
-import { colourPng, waitForCore } from '../support/cores';
+import { postColourCore, waitForCore } from '../support/cores';
 
 /**
  * A failing taste engine: the openai provider against an OpenAI-compatible server on loopback that
@@ -31,6 +31,11 @@ function fakeProvider(
   );
 }
 
+/** The app with the openai provider pointed at a fake server. */
+function startWithProvider(url: string, apiKey: string): Promise<TestApp> {
+  return startTestApp({ TASTE_PROVIDER: 'openai', OPENAI_BASE_URL: url, OPENAI_API_KEY: apiKey });
+}
+
 describe('generation failures (e2e)', () => {
   it('a non-transient provider error (401) fails the core and job at once; the tenant sees a generic error, the log the details', async () => {
     const provider = await fakeProvider(401, 'Incorrect API key provided for project proj_internal_42');
@@ -41,17 +46,10 @@ describe('generation failures (e2e)', () => {
     ) {
       warnings.push(String(message));
     });
-    const t: TestApp = await startTestApp({
-      TASTE_PROVIDER: 'openai',
-      OPENAI_BASE_URL: provider.url,
-      OPENAI_API_KEY: 'sk-test-secret',
-    });
+    const t = await startWithProvider(provider.url, 'sk-test-secret');
     try {
       const org = await createOrgWithKey(t.app);
-      const created = await api(t, org.key).post('/api/v1/org/cores', {
-        name: 'Doomed',
-        images: [await colourPng('#c19a6b')],
-      });
+      const created = await postColourCore(t, org, 'Doomed', '#c19a6b');
       expect(created.status).toBe(202);
       const core = await waitForCore(t, org, created.body.coreId as string);
       expect(core.coreStatus).toBe('failed');
@@ -78,17 +76,10 @@ describe('generation failures (e2e)', () => {
 
   it('a transient provider error (503) is retried with backoff, then fails the core', async () => {
     const provider = await fakeProvider(503);
-    const t = await startTestApp({
-      TASTE_PROVIDER: 'openai',
-      OPENAI_BASE_URL: provider.url,
-      OPENAI_API_KEY: 'k',
-    });
+    const t = await startWithProvider(provider.url, 'k');
     try {
       const org = await createOrgWithKey(t.app);
-      const created = await api(t, org.key).post('/api/v1/org/cores', {
-        name: 'Flaky',
-        images: [await colourPng('#1c2541')],
-      });
+      const created = await postColourCore(t, org, 'Flaky', '#1c2541');
       const core = await waitForCore(t, org, created.body.coreId as string, 60000);
       expect(core.coreStatus).toBe('failed');
       expect(core.error).toBe(PROVIDER_FAILED_MESSAGE);

@@ -26,6 +26,10 @@ describe('catalogue import metrics on GET /metrics (e2e, spawned CLI)', () => {
     return out;
   };
 
+  /** How much each counter grew from `from` to `to`. */
+  const growth = (from: Record<string, number>, to: Record<string, number>): Record<string, number> =>
+    Object.fromEntries(Object.keys(to).map((k) => [k, to[k] - from[k]]));
+
   it('counts the rows and rejections of imports run in the CLI process', async () => {
     const before = await counts();
     const id = randomUUID().slice(0, 8);
@@ -45,23 +49,19 @@ describe('catalogue import metrics on GET /metrics (e2e, spawned CLI)', () => {
     expect(first.code).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ inserted: 2, updated: 0, unchanged: 0, rejected: 1 });
     const afterFirst = await counts();
-    expect({
-      imports: afterFirst.imports - before.imports,
-      inserted: afterFirst.inserted - before.inserted,
-      updated: afterFirst.updated - before.updated,
-      unchanged: afterFirst.unchanged - before.unchanged,
-      rejected: afterFirst.rejected - before.rejected,
-    }).toEqual({ imports: 1, inserted: 2, updated: 0, unchanged: 0, rejected: 1 });
+    expect(growth(before, afterFirst)).toEqual({
+      imports: 1,
+      inserted: 2,
+      updated: 0,
+      unchanged: 0,
+      rejected: 1,
+    });
 
     // The same feed again: its good rows are unchanged; the counters only grow.
     const second = cli('catalogue:import', '--file', file);
     expect(second.code).toBe(0);
     const afterSecond = await counts();
-    expect({
-      imports: afterSecond.imports - afterFirst.imports,
-      inserted: afterSecond.inserted - afterFirst.inserted,
-      unchanged: afterSecond.unchanged - afterFirst.unchanged,
-      rejected: afterSecond.rejected - afterFirst.rejected,
-    }).toEqual({ imports: 1, inserted: 0, unchanged: 2, rejected: 1 });
+    const { updated: _updated, ...again } = growth(afterFirst, afterSecond);
+    expect(again).toEqual({ imports: 1, inserted: 0, unchanged: 2, rejected: 1 });
   });
 });

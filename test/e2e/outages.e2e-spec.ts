@@ -50,6 +50,21 @@ const UNAVAILABLE = (dependency: string) => ({
   requestId: expect.any(String),
 });
 
+/** GET /health/ready answers 503 naming the one dependency that is down. */
+async function expectNotReady(svc: SpawnedService, down: 'redis' | 'postgres'): Promise<void> {
+  const ready = await call(svc, null, 'GET', '/health/ready');
+  expect(ready.status).toBe(503);
+  const state = (name: string) => (name === down ? 'down' : 'up');
+  expect(ready.body).toEqual(
+    expect.objectContaining({
+      status: 503,
+      code: 'unavailable',
+      message: `Not ready: ${down} is down.`,
+      checks: { postgres: state('postgres'), redis: state('redis'), storage: 'up' },
+    }),
+  );
+}
+
 async function readyCore(svc: SpawnedService, org: OrgWithKey, name: string): Promise<string> {
   const created = await call(svc, org.key, 'POST', '/api/v1/org/cores', {
     name,
@@ -77,18 +92,28 @@ describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
     for (const fn of cleanup.reverse()) await fn().catch(() => undefined);
   });
 
-  it('Redis down: 503 everywhere under /api/v1/org, readiness says redis; back up: recovers', async () => {
-    const redis: OwnRedis = await ownRedis();
-    cleanup.push(() => redis.stop());
-    const admin: TestApp = await startTestApp({ ROLE: 'api' });
+  /** An admin app (for the organization and keys) and a spawned service, both stopped after the suite. */
+  async function appAndService(
+    name: string,
+    adminEnv: Record<string, string>,
+    serviceEnv: Record<string, string>,
+  ): Promise<{ admin: TestApp; org: OrgWithKey; svc: Awaited<ReturnType<typeof spawnService>> }> {
+    const admin = await startTestApp({ ROLE: 'api', ...adminEnv });
     cleanup.push(() => admin.close());
     const org = await createOrgWithKey(admin.app);
     const svc = await spawnService({
-      REDIS_URL: redis.url,
-      QUEUE_PREFIX: `outage-redis-${process.pid}`,
-      STORAGE_DIR: mkdtempSync(join(tmpdir(), 'outage-redis-')),
+      ...serviceEnv,
+      QUEUE_PREFIX: `outage-${name}-${process.pid}`,
+      STORAGE_DIR: mkdtempSync(join(tmpdir(), `outage-${name}-`)),
     });
     cleanup.push(() => svc.kill());
+    return { admin, org, svc };
+  }
+
+  it('Redis down: 503 everywhere under /api/v1/org, readiness says redis; back up: recovers', async () => {
+    const redis: OwnRedis = await ownRedis();
+    cleanup.push(() => redis.stop());
+    const { org, svc } = await appAndService('redis', {}, { REDIS_URL: redis.url });
     const coreId = await readyCore(svc, org, 'Before the Redis outage');
 
     await redis.stop();
@@ -107,16 +132,7 @@ describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
       expect(res.body).toEqual(UNAVAILABLE('redis'));
       expect(res.retryAfter).toBe('5');
     }
-    const ready = await call(svc, null, 'GET', '/health/ready');
-    expect(ready.status).toBe(503);
-    expect(ready.body).toEqual(
-      expect.objectContaining({
-        status: 503,
-        code: 'unavailable',
-        message: 'Not ready: redis is down.',
-        checks: { postgres: 'up', redis: 'down', storage: 'up' },
-      }),
-    );
+    await expectNotReady(svc, 'redis');
     expect((await call(svc, null, 'GET', '/health/live')).status).toBe(200);
 
     await redis.start();
@@ -135,15 +151,11 @@ describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
   it('PostgreSQL down: 503 with the error body, readiness says postgres; back up: recovers', async () => {
     const pg: OwnPostgres = await ownPostgres();
     cleanup.push(() => pg.destroy());
-    const admin = await startTestApp({ ROLE: 'api', DATABASE_URL: pg.url, DB_MIGRATIONS_RUN: 'true' });
-    cleanup.push(() => admin.close());
-    const org = await createOrgWithKey(admin.app);
-    const svc = await spawnService({
-      DATABASE_URL: pg.url,
-      QUEUE_PREFIX: `outage-pg-${process.pid}`,
-      STORAGE_DIR: mkdtempSync(join(tmpdir(), 'outage-pg-')),
-    });
-    cleanup.push(() => svc.kill());
+    const { admin, org, svc } = await appAndService(
+      'pg',
+      { DATABASE_URL: pg.url, DB_MIGRATIONS_RUN: 'true' },
+      { DATABASE_URL: pg.url },
+    );
     const coreId = await readyCore(svc, org, 'Before the PostgreSQL outage');
     // Keys are cached in the process (docs/decisions/0026-lean-request-path.md): one it has resolved
     // just before the outage, one it has never seen.
@@ -166,16 +178,7 @@ describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
     // GET /me of a cached key needs nothing from PostgreSQL (a revocation, which would need it, cannot
     // happen meanwhile).
     expect((await call(svc, seen.key, 'GET', '/api/v1/org/me')).status).toBe(200);
-    const ready = await call(svc, null, 'GET', '/health/ready');
-    expect(ready.status).toBe(503);
-    expect(ready.body).toEqual(
-      expect.objectContaining({
-        status: 503,
-        code: 'unavailable',
-        message: 'Not ready: postgres is down.',
-        checks: { postgres: 'down', redis: 'up', storage: 'up' },
-      }),
-    );
+    await expectNotReady(svc, 'postgres');
 
     await pg.start();
     await until(

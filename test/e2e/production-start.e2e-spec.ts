@@ -1,7 +1,7 @@
 import { freePort } from '../support/app';
 import { spawnEntry, waitForStatus } from '../support/spawned';
 
-/** DECISIONS.md "Hardening and operations", Production start. */
+/** README, Safe defaults: "Production start". */
 const SAFE = {
   NODE_ENV: 'production',
   API_KEY_PEPPER: 'a-production-pepper-of-forty-characters!!',

@@ -8,7 +8,7 @@ import { AuditService } from '../../src/audit/audit.service';
 import { WEBHOOK_QUEUE } from '../../src/webhooks/webhook.types';
 import { api } from '../support/api';
 import { createOrgWithKey, OrgWithKey, startTestApp, TestApp } from '../support/app';
-import { colourPng, waitForCore } from '../support/cores';
+import { colourPng, postColourCore, waitForCore } from '../support/cores';
 import { ReceivedRequest, startWebhookReceiver, WebhookReceiver } from '../support/webhook-receiver';
 
 const FAST = {
@@ -488,10 +488,7 @@ describe('webhooks without an allow-list (e2e)', () => {
         `INSERT INTO webhook_endpoints (org_id, url, events, secret) VALUES ($1, $2, '{core.failed}', $3) RETURNING id`,
         [org.orgId, 'https://127.0.0.1/failed', `whsec_${Buffer.alloc(32, 9).toString('base64')}`],
       );
-    const created = await api(t, org.key).post('/api/v1/org/cores', {
-      name: 'Doomed',
-      images: [await colourPng('#123456')],
-    });
+    const created = await postColourCore(t, org, 'Doomed', '#123456');
     expect(created.status).toBe(202);
     const core = await waitForCore(t, org, created.body.coreId as string);
     expect(core.coreStatus).toBe('failed');

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import sharp from 'sharp';
+import { api, ApiResponse } from './api';
 import { OrgWithKey, TestApp } from './app';
 
 /** A PNG data URL of a flat colour (optionally with a second colour in stripes). */
@@ -18,6 +19,28 @@ export async function colourPng(hex: string, size = 64, stripe?: string): Promis
     png = await base.png().toBuffer();
   }
   return `data:image/png;base64,${png.toString('base64')}`;
+}
+
+/** POST /cores with one flat-colour PNG, through the contract-checking client. */
+export async function postColourCore(
+  t: TestApp,
+  org: OrgWithKey,
+  name: string,
+  hex: string,
+): Promise<ApiResponse> {
+  return api(t, org.key).post('/api/v1/org/cores', { name, images: [await colourPng(hex)] });
+}
+
+/** A create answered 503 because generation could not be queued (the core and job are failed). */
+export function expectNotQueued(res: ApiResponse): void {
+  expect(res.status).toBe(503);
+  expect(res.body).toEqual(
+    expect.objectContaining({
+      status: 503,
+      code: 'unavailable',
+      message: expect.stringMatching(/could not be queued/),
+    }),
+  );
 }
 
 /** Polls GET /cores/{id} until the core leaves `processing` (no sleeps beyond the poll interval). */

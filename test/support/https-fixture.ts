@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
+import type { Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
-import { join } from 'node:path';
 import sharp from 'sharp';
+import { createTlsServer } from './tls-server';
 
 /**
  * A local HTTPS server for image-fetching tests, with a certificate for `localhost` / 127.0.0.1 / ::1
@@ -29,7 +27,6 @@ export interface HttpsFixture {
   close(): Promise<void>;
 }
 
-const TLS_DIR = join(__dirname, '..', 'fixtures', 'tls');
 const MB = 1024 * 1024;
 
 export interface FixtureImages {
@@ -91,7 +88,6 @@ function listen(server: Server, host: string): Promise<void> {
 export async function startHttpsFixture(): Promise<HttpsFixture> {
   const images = await fixtureImages();
   const hits: string[] = [];
-  const sockets = new Set<Socket>();
   let port = 0;
 
   const send = (res: ServerResponse, status: number, type: string, body: Buffer) => {
@@ -175,14 +171,7 @@ export async function startHttpsFixture(): Promise<HttpsFixture> {
     }
   };
 
-  const server = createServer(
-    { key: readFileSync(join(TLS_DIR, 'server-key.pem')), cert: readFileSync(join(TLS_DIR, 'server.pem')) },
-    handle,
-  );
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
+  const { server, close } = createTlsServer(handle);
   try {
     await listen(server, '::');
   } catch {
@@ -196,10 +185,6 @@ export async function startHttpsFixture(): Promise<HttpsFixture> {
     port,
     origin: `https://localhost:${port}`,
     hits,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

@@ -21,8 +21,9 @@ function format(title: string, row: unknown[]): string {
 }
 
 function makeIt(base: typeof nodeIt) {
-  const wrapped = (name: string, fn?: Fn, timeout?: number) =>
-    base(name, { timeout: timeout ?? 60_000 }, fn ? async () => void (await fn()) : undefined);
+  const define = (only: boolean) => (name: string, fn?: Fn, timeout?: number) =>
+    base(name, { timeout: timeout ?? 60_000, only }, fn ? async () => void (await fn()) : undefined);
+  const wrapped = define(false);
   const each =
     (table: readonly unknown[]) =>
     (title: string, fn: TableFn, timeout?: number): void => {
@@ -34,7 +35,8 @@ function makeIt(base: typeof nodeIt) {
     };
   return Object.assign(wrapped, {
     each,
-    only: wrapped,
+    // Node runs only the focused tests under --test-only, which test/run.ts passes when a file has one.
+    only: define(true),
     skip: (name: string) => base(name, { skip: true }),
     todo: (name: string) => base(name, { todo: true }),
   });
@@ -50,6 +52,7 @@ const describe = Object.assign((name: string, fn: () => void) => nodeDescribe(na
         nodeDescribe(format(title, row), () => (fn as (...a: unknown[]) => void)(...row));
       });
     },
+  only: (name: string, fn: () => void) => nodeDescribe(name, { only: true }, fn),
   skip: (name: string) => nodeDescribe(name, { skip: true }),
 });
 

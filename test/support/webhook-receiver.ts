@@ -1,8 +1,5 @@
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer } from 'node:https';
-import type { Socket } from 'node:net';
-import { join } from 'node:path';
+import { createTlsServer } from './tls-server';
 
 /** One request the receiver got: path, headers (lower case) and the raw body. */
 export interface ReceivedRequest {
@@ -26,8 +23,6 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-const TLS_DIR = join(__dirname, '..', 'fixtures', 'tls');
-
 /**
  * A local HTTPS webhook receiver with the test CA's `localhost` certificate (the test command sets
  * NODE_EXTRA_CA_CERTS). `answers` maps a path to the answers of its successive requests (the last
@@ -35,7 +30,6 @@ const TLS_DIR = join(__dirname, '..', 'fixtures', 'tls');
  */
 export async function startWebhookReceiver(answers: Record<string, Answer[]> = {}): Promise<WebhookReceiver> {
   const requests: ReceivedRequest[] = [];
-  const sockets = new Set<Socket>();
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -55,14 +49,7 @@ export async function startWebhookReceiver(answers: Record<string, Answer[]> = {
       res.end(answer >= 300 && answer < 400 ? '' : `answer ${answer}`);
     });
   };
-  const server = createServer(
-    { key: readFileSync(join(TLS_DIR, 'server-key.pem')), cert: readFileSync(join(TLS_DIR, 'server.pem')) },
-    handle,
-  );
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
+  const { server, close } = createTlsServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   const to = (path: string) => requests.filter((r) => r.path === path);
@@ -81,10 +68,6 @@ export async function startWebhookReceiver(answers: Record<string, Answer[]> = {
       }
       return to(path);
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

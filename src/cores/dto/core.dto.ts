@@ -15,6 +15,7 @@ import {
 } from 'class-validator';
 import { GENERATION_STATUSES, GenerationStatus } from '../../jobs/job.types';
 import { STORED_MAX_EDGE } from '../../storage';
+import { IMAGES_NOT_REMOVED_INCIDENT } from '../image-incident';
 
 /** The data-URL prefix as a flag-free pattern (JSON Schema has no flags); storage re-checks it. */
 const DATA_URL = /^data:image\/[a-zA-Z0-9.+-]+;base64,/;
@@ -22,6 +23,8 @@ const DATA_URL = /^data:image\/[a-zA-Z0-9.+-]+;base64,/;
 /** Images per core, across `imageUrls` and `images` (the contract's 1 to 5). */
 export const MAX_IMAGES_PER_CORE = 5;
 export const MAX_CORE_NAME_LENGTH = 255;
+/** Longest search text of a core list. */
+export const MAX_CORE_QUERY_LENGTH = 200;
 /** Highest page number a list accepts (a larger offset would overflow PostgreSQL's bigint). */
 export const MAX_PAGE = 1_000_000;
 
@@ -124,11 +127,11 @@ export class CoreListQueryDto {
 
   @ApiPropertyOptional({
     description: 'Synonym-aware search over name, tags and style attributes (e.g. "boho" finds "bohemian").',
-    maxLength: 200,
+    maxLength: MAX_CORE_QUERY_LENGTH,
   })
   @IsOptional()
   @IsString()
-  @MaxLength(200)
+  @MaxLength(MAX_CORE_QUERY_LENGTH)
   query?: string;
 }
 
@@ -196,8 +199,7 @@ export class CoreDeleteResponseDto {
   @ApiProperty({
     type: 'integer',
     minimum: 0,
-    description:
-      'Image objects that could not be removed: they may still be reachable; treat as an incident.',
+    description: `Image objects that could not be removed. ${IMAGES_NOT_REMOVED_INCIDENT}`,
   })
   imagesFailed!: number;
 }

@@ -1,6 +1,10 @@
+import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsArray, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { PRODUCT_GENDERS } from '../../products/dto/product.dto';
+import { MAX_KEY_NAME_LENGTH } from '../../auth/api-key.entity';
+import { MAX_CORE_NAME_LENGTH, MAX_CORE_QUERY_LENGTH } from '../../cores/dto/core.dto';
+import { MAX_QUERY_LENGTH, PRODUCT_GENDERS } from '../../products/dto/product.dto';
+import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '../dashboard-users.service';
 import {
   MAX_WEBHOOK_DESCRIPTION_LENGTH,
   MAX_WEBHOOK_URL_LENGTH,
@@ -14,8 +18,8 @@ export class DashboardFormDto {
 }
 
 export class SignInFormDto extends DashboardFormDto {
-  @IsString() @MaxLength(320) email!: string;
-  @IsString() @MaxLength(1024) password!: string;
+  @IsString() @MaxLength(MAX_EMAIL_LENGTH) email!: string;
+  @IsString() @MaxLength(MAX_PASSWORD_LENGTH) password!: string;
   @IsOptional() @IsString() @MaxLength(2000) next?: string;
 }
 
@@ -23,12 +27,19 @@ export class SignInQueryDto {
   @IsOptional() @IsString() @MaxLength(2000) next?: string;
 }
 
+const trim = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim() : value);
+
+/** A required name, trimmed, not blank, at most `max` characters (the API's limit for the same field). */
+const FormName = (max: number): PropertyDecorator =>
+  applyDecorators(
+    Transform(trim),
+    IsString(),
+    Matches(/\S/, { message: 'name must not be empty' }),
+    MaxLength(max),
+  );
+
 export class KeyCreateFormDto extends DashboardFormDto {
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
-  @IsString()
-  @Matches(/\S/, { message: 'name must not be empty' })
-  @MaxLength(100)
-  name!: string;
+  @FormName(MAX_KEY_NAME_LENGTH) name!: string;
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -52,7 +63,7 @@ export class AuditQueryDto {
 }
 
 export class CoreListQueryFormDto {
-  @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxLength(200) query?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxLength(MAX_CORE_QUERY_LENGTH) query?: string;
   @IsOptional()
   @Transform(emptyToUndefined)
   @Matches(/^\d{1,6}$/, { message: 'page must be a number' })
@@ -60,11 +71,7 @@ export class CoreListQueryFormDto {
 }
 
 export class CoreRenameFormDto extends DashboardFormDto {
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
-  @IsString()
-  @Matches(/\S/, { message: 'name must not be empty' })
-  @MaxLength(255)
-  name!: string;
+  @FormName(MAX_CORE_NAME_LENGTH) name!: string;
 }
 
 const toList = ({ value }: { value: unknown }): unknown => {
@@ -82,7 +89,7 @@ export class CoreImagesFormDto extends DashboardFormDto {
 }
 
 export class ProductSearchFormDto extends DashboardFormDto {
-  @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxLength(500) query?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxLength(MAX_QUERY_LENGTH) query?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsIn(PRODUCT_GENDERS) gender?: string;
   @IsOptional()
   @Transform(emptyToUndefined)
@@ -96,7 +103,7 @@ export class ProductSearchFormDto extends DashboardFormDto {
 
 /** The add-endpoint form: checkboxes send `events` once per ticked box (a string when only one). */
 export class WebhookCreateFormDto extends DashboardFormDto {
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
+  @Transform(trim)
   @IsString()
   @MaxLength(MAX_WEBHOOK_URL_LENGTH)
   url!: string;
@@ -108,7 +115,7 @@ export class WebhookCreateFormDto extends DashboardFormDto {
   events?: WebhookEvent[];
 
   @IsOptional()
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
+  @Transform(trim)
   @IsString()
   @MaxLength(MAX_WEBHOOK_DESCRIPTION_LENGTH)
   description?: string;

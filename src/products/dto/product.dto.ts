@@ -15,7 +15,7 @@ import type { ProductGender } from '../product.entity';
 
 export const PRODUCT_GENDERS: readonly ProductGender[] = ['women', 'men', 'unisex'];
 export const MAX_QUERY_LENGTH = 500;
-/** Product ids a search may exclude (DECISIONS.md `excludeIds`). */
+/** Product ids a search may exclude (`excludeIds`, README "Safe retries and 'show me more'"). */
 export const MAX_EXCLUDE_IDS = 100;
 
 /** `maxPrice` must not be below `minPrice` when both are given. */

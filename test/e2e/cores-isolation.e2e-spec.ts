@@ -1,0 +1,53 @@
+import { api } from '../support/api';
+import { createReadyCore } from '../support/cores';
+import { useCoresSuite } from '../support/cores-suite';
+
+describe('cores: organization isolation and ids (e2e)', () => {
+  const s = useCoresSuite();
+
+  describe('organization isolation and ids', () => {
+    it("answers 404 on every route for another organization's core and job", async () => {
+      const { coreId, jobId } = await createReadyCore(s.t, s.org, { name: 'Private', images: [s.red] });
+      expect((await s.B().get(`/api/v1/org/cores/${coreId}`)).status).toBe(404);
+      expect((await s.B().patch(`/api/v1/org/cores/${coreId}`, { name: 'stolen' })).status).toBe(404);
+      expect((await s.B().patch(`/api/v1/org/cores/${coreId}`, { images: [s.red] })).status).toBe(404);
+      expect((await s.B().delete(`/api/v1/org/cores/${coreId}`)).status).toBe(404);
+      expect((await s.B().get(`/api/v1/org/jobs/${jobId}`)).status).toBe(404);
+      const list = await s.B().get('/api/v1/org/cores?limit=100');
+      expect((list.body.cores as { id: string }[]).map((c) => c.id)).not.toContain(coreId);
+      const mine = await s.A().get(`/api/v1/org/cores/${coreId}`);
+      expect(mine.body.name).toBe('Private');
+    });
+
+    it.each(['not-a-uuid', '123', "1' OR '1'='1", '00000000-0000-4000-8000-000000000000'])(
+      '404 with the error body for id %s',
+      async (id) => {
+        const path = encodeURIComponent(id);
+        for (const res of [
+          await s.A().get(`/api/v1/org/cores/${path}`),
+          await s.A().patch(`/api/v1/org/cores/${path}`, { name: 'x' }),
+          await s.A().delete(`/api/v1/org/cores/${path}`),
+          await s.A().get(`/api/v1/org/jobs/${path}`),
+        ]) {
+          expect(res.status).toBe(404);
+          expect(res.body.status).toBe(404);
+        }
+      },
+    );
+
+    it('401 on every cores and jobs route without a valid key', async () => {
+      const anon = api(s.t, null);
+      for (const res of [
+        await anon.get('/api/v1/org/cores'),
+        await anon.post('/api/v1/org/cores', { name: 'x', images: [s.red] }),
+        await anon.get('/api/v1/org/cores/x'),
+        await anon.patch('/api/v1/org/cores/x', { name: 'y' }),
+        await anon.delete('/api/v1/org/cores/x'),
+        await anon.get('/api/v1/org/jobs/x'),
+        await anon.post('/api/v1/org/cores/x/products', {}),
+      ]) {
+        expect(res.status).toBe(401);
+      }
+    });
+  });
+});
