@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import { Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type Redis from 'ioredis';
 import { AuditService } from '../audit/audit.service';
@@ -17,6 +17,7 @@ import {
   sameDigest,
 } from './api-key.format';
 import { ApiKeysRepository } from './api-keys.repository';
+import { AuthErrorCode, AuthException } from './auth.exception';
 import { OrgContext } from './org-context';
 
 export interface CreatedApiKey {
@@ -56,7 +57,7 @@ export class ApiKeysService {
    * is refused on the next request in every process (docs/decisions/0026-lean-request-path.md).
    */
   async authenticate(rawKey: string): Promise<OrgContext> {
-    if (rawKey.length !== KEY_LENGTH) throw new UnauthorizedException('Invalid API key.');
+    if (rawKey.length !== KEY_LENGTH) throw new AuthException(AuthErrorCode.KeyInvalid, 'Invalid API key.');
     const keyHash = hashApiKey(rawKey, this.pepper);
     // A hit is the hash of a stored key, so the key is well formed: the checksum is checked on a miss.
     const cached = this.cache.get(keyHash);
@@ -64,12 +65,12 @@ export class ApiKeysService {
       this.noteUsed(cached.apiKeyId as string);
       return cached;
     }
-    if (!isWellFormedApiKey(rawKey)) throw new UnauthorizedException('Invalid API key.');
+    if (!isWellFormedApiKey(rawKey)) throw new AuthException(AuthErrorCode.KeyInvalid, 'Invalid API key.');
 
     const since = this.cache.begin();
     const row = await this.repo.findByHashWithOrg(keyHash);
-    if (!row || !sameDigest(row.keyHash, keyHash)) throw new UnauthorizedException('Invalid API key.');
-    if (row.revokedAt) throw new UnauthorizedException('API key has been revoked.');
+    if (!row || !sameDigest(row.keyHash, keyHash)) throw new AuthException(AuthErrorCode.KeyInvalid, 'Invalid API key.');
+    if (row.revokedAt) throw new AuthException(AuthErrorCode.KeyRevoked, 'API key has been revoked.');
 
     const ctx: OrgContext = {
       orgId: row.orgId,

@@ -1,20 +1,15 @@
-import {
-  ConflictException,
-  Injectable,
-  Logger,
-  NotFoundException,
-  ServiceUnavailableException,
-  BadRequestException,
-} from '@nestjs/common';
+import { Injectable, Logger, NotFoundException, BadRequestException } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
 import { FaultInjector } from '../common/fault-injection';
 import { OrgContext } from '../auth/org-context';
 import { isUuid } from '../database/pg-errors';
 import { JobResponseDto } from '../jobs/dto/job.dto';
 import { JobName } from '../jobs/job.types';
+import { JobErrorCode, JobsException } from '../jobs/jobs.exception';
 import { JobsService } from '../jobs/jobs.service';
 import { CoreImagesService } from './core-images.service';
 import { CoreEntity, StoredPaletteColour } from './core.entity';
+import { CoreErrorCode, CoresException } from './cores.exception';
 import { CoreRead, CoresRepository } from './cores.repository';
 import {
   CoreCreateDto,
@@ -198,7 +193,8 @@ export class CoresService {
     const core = isUuid(id) ? await this.repo.readSearchProfile(ctx.orgId, id) : null;
     if (!core) throw new NotFoundException('Core not found.');
     if (core.status !== 'ready' || core.taste === null) {
-      throw new ConflictException(
+      throw new CoresException(
+        CoreErrorCode.NotReady,
         `Core ${id} has no ready taste profile (coreStatus is ${core.status}): poll GET /api/v1/org/cores/${id} until it is ready, then retry.`,
       );
     }
@@ -240,7 +236,7 @@ export class CoresService {
         await this.repo.applyFailure(manager, coreId, jobId, ENQUEUE_FAILED);
         await this.jobs.markFailed(jobId, ENQUEUE_FAILED, manager);
       });
-      throw new ServiceUnavailableException(`${ENQUEUE_FAILED} (core ${coreId})`);
+      throw new JobsException(JobErrorCode.EnqueueFailed, `${ENQUEUE_FAILED} (core ${coreId})`);
     }
   }
 

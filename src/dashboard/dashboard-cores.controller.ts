@@ -1,16 +1,4 @@
-import {
-  Body,
-  Controller,
-  Get,
-  HttpException,
-  Param,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseFilters,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../auth/public.decorator';
@@ -29,13 +17,7 @@ import {
 } from './dto/dashboard-forms.dto';
 import { OwnerOnly } from './owner-only.decorator';
 import { SessionGuard } from './session.guard';
-
-/** A 4xx other than 404 is shown on the page it came from; 404 and 5xx go to the error page. */
-function isUserError(err: unknown): err is HttpException {
-  return (
-    err instanceof HttpException && err.getStatus() >= 400 && err.getStatus() < 500 && err.getStatus() !== 404
-  );
-}
+import { isUserError, userErrorText } from './user-error';
 
 /** Cores grid and detail, rename / replace images / delete, and the product search playground. */
 @ApiExcludeController()
@@ -87,7 +69,7 @@ export class DashboardCoresController {
       req.session.flash = { kind: 'success', text: `Renamed to "${core.name}".` };
     } catch (err: unknown) {
       if (!isUserError(err)) throw err;
-      req.session.flash = { kind: 'error', text: err.message };
+      req.session.flash = { kind: 'error', text: userErrorText(err) };
     }
     res.redirect(303, `/dashboard/cores/${encodeURIComponent(id)}`);
   }
@@ -115,7 +97,7 @@ export class DashboardCoresController {
       };
     } catch (err: unknown) {
       if (!isUserError(err)) throw err;
-      req.session.flash = { kind: 'error', text: err.message };
+      req.session.flash = { kind: 'error', text: userErrorText(err) };
     }
     res.redirect(303, `/dashboard/cores/${encodeURIComponent(id)}`);
   }
@@ -187,7 +169,7 @@ export class DashboardCoresController {
     } catch (err: unknown) {
       if (!isUserError(err)) throw err;
       status = err.getStatus();
-      error = err.message;
+      error = userErrorText(err);
     }
     res
       .status(status)

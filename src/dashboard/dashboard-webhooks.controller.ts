@@ -22,6 +22,7 @@ import { base } from './dashboard.controller';
 import { DashboardFormDto, WebhookCreateFormDto } from './dto/dashboard-forms.dto';
 import { OwnerOnly } from './owner-only.decorator';
 import { SessionGuard } from './session.guard';
+import { userErrorText } from './user-error';
 
 /**
  * Webhook endpoints: add (the signing secret shown once), list with the last delivery, send a test
@@ -72,7 +73,7 @@ export class DashboardWebhooksController {
     } catch (err: unknown) {
       if (!(err instanceof HttpException) || err.getStatus() >= 500) throw err;
       status = err.getStatus();
-      error = err.message;
+      error = userErrorText(err);
     }
     const { webhooks } = await this.webhooks.list(viewer.ctx);
     res

@@ -35,3 +35,14 @@ export class ImageRejectedError extends OutboundRejectedError {
     this.name = 'ImageRejectedError';
   }
 }
+
+/**
+ * An image URL that could not be fetched (network failure, timeout, HTTP status other than 2xx, a
+ * broken redirect) as opposed to one refused by policy or content: the same URL may work later.
+ */
+export class ImageFetchFailedError extends ImageRejectedError {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'ImageFetchFailedError';
+  }
+}

@@ -217,6 +217,7 @@ describe('cores and jobs (e2e)', () => {
       });
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(message);
+      expect(res.body).toMatchObject({ code: 'bad_request', reason: 'image_rejected' });
       expect(filesUnder(t.config.storage.dir).length).toBe(before);
       expect((await A().get('/api/v1/org/cores?limit=1')).body.total).toBe(list.body.total);
     });
@@ -234,6 +235,7 @@ describe('cores and jobs (e2e)', () => {
       expect(res.body.message).toBe(
         `image 2 (${fixture.origin}/delay/500/status/404): the server answered HTTP 404`,
       );
+      expect(res.body).toMatchObject({ code: 'bad_request', reason: 'image_fetch_failed' });
       expect(fixture.hits.length).toBe(hitsBefore + 2); // both URLs were fetched, at once
       expect(filesUnder(t.config.storage.dir).length).toBe(before);
       expect((await A().get('/api/v1/org/cores?limit=1')).body.total).toBe(list.body.total);
@@ -253,6 +255,7 @@ describe('cores and jobs (e2e)', () => {
         const res = await A().post('/api/v1/org/cores', { name: 'x', imageUrls: [url] });
         expect(res.status).toBe(400);
         expect(res.body.message).toMatch(/^image 1 /);
+        expect(res.body.reason).toBe('image_rejected');
       }
       expect(fixture.hits.length).toBe(hitsBefore);
     });
@@ -265,6 +268,7 @@ describe('cores and jobs (e2e)', () => {
       });
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(/^image 2 /);
+      expect(res.body.reason).toBe('image_rejected');
       expect(fixture.hits.length).toBe(hitsBefore);
     });
   });

@@ -28,6 +28,7 @@ describe('enqueue failure (e2e)', () => {
         expect.objectContaining({
           status: 503,
           code: 'unavailable',
+          reason: 'enqueue_failed',
           message: expect.stringMatching(/could not be queued/),
         }),
       );

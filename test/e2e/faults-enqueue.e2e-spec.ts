@@ -196,6 +196,7 @@ describe('faults between the commit and the enqueue (e2e, spawned processes, own
         expect.objectContaining({
           status: 503,
           code: 'unavailable',
+          reason: 'enqueue_failed',
           message: expect.stringMatching(/could not be queued/),
         }),
       );
