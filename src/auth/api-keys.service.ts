@@ -3,8 +3,8 @@ import { ConfigService } from '@nestjs/config';
 import type Redis from 'ioredis';
 import { AuditService } from '../audit/audit.service';
 import { AllConfig } from '../config/configuration';
-import { isUuid } from '../database/pg-errors';
-import { OrganizationEntity } from '../organizations/organization.entity';
+import { isUuid } from '../common/validation';
+import { OrganizationsService } from '../organizations/organizations.service';
 import { REDIS } from '../redis/redis.module';
 import { ApiKeyCache, KEY_REVOKED_CHANNEL } from './api-key-cache';
 import { ApiKeyEntity } from './api-key.entity';
@@ -42,6 +42,7 @@ export class ApiKeysService {
   constructor(
     private readonly repo: ApiKeysRepository,
     private readonly audit: AuditService,
+    private readonly orgs: OrganizationsService,
     config: ConfigService<AllConfig, true>,
     @Inject(REDIS) private readonly redis: Redis,
   ) {
@@ -69,7 +70,8 @@ export class ApiKeysService {
 
     const since = this.cache.begin();
     const row = await this.repo.findByHashWithOrg(keyHash);
-    if (!row || !sameDigest(row.keyHash, keyHash)) throw new AuthException(AuthErrorCode.KeyInvalid, 'Invalid API key.');
+    if (!row || !sameDigest(row.keyHash, keyHash))
+      throw new AuthException(AuthErrorCode.KeyInvalid, 'Invalid API key.');
     if (row.revokedAt) throw new AuthException(AuthErrorCode.KeyRevoked, 'API key has been revoked.');
 
     const ctx: OrgContext = {
@@ -140,23 +142,9 @@ export class ApiKeysService {
     return this.repo.listForOrg(orgId);
   }
 
-  createOrganization(name: string): Promise<OrganizationEntity> {
-    return this.repo.createOrg(name);
-  }
-
-  async getOrganization(id: string): Promise<OrganizationEntity> {
-    const org = isUuid(id) ? await this.repo.findOrg(id) : null;
-    if (!org) throw new NotFoundException(`Organization ${id} not found.`);
-    return org;
-  }
-
-  findOrganizationByName(name: string): Promise<OrganizationEntity | null> {
-    return this.repo.findOrgByName(name);
-  }
-
   /** The CLI acts on behalf of an organization it was told about; its audit actor is "cli". */
   async cliContext(orgId: string): Promise<OrgContext> {
-    const org = await this.getOrganization(orgId);
+    const org = await this.orgs.get(orgId);
     return {
       orgId: org.id,
       orgName: org.name,

@@ -2,7 +2,7 @@ import { Injectable, Logger, NotFoundException, BadRequestException } from '@nes
 import { AuditService } from '../audit/audit.service';
 import { FaultInjector } from '../common/fault-injection';
 import { OrgContext } from '../auth/org-context';
-import { isUuid } from '../database/pg-errors';
+import { isUuid } from '../common/validation';
 import { JobResponseDto } from '../jobs/dto/job.dto';
 import { JobName } from '../jobs/job.types';
 import { JobErrorCode, JobsException } from '../jobs/jobs.exception';
@@ -60,14 +60,14 @@ export class CoresService {
     try {
       ids = await this.repo.transaction(async (manager) => {
         const core = await this.repo.insertCore(
-          manager,
           ctx.orgId,
           dto.name,
           buildSearchText(dto.name, [], []),
           stored,
+          manager,
         );
         const job = await this.jobs.createJob(ctx.orgId, core.id, manager);
-        await this.repo.setCurrentJob(manager, core.id, job.id);
+        await this.repo.setCurrentJob(core.id, job.id, manager);
         this.faults.crashAt('crash-before-core-commit');
         return { coreId: core.id, jobId: job.id };
       });
@@ -114,7 +114,7 @@ export class CoresService {
       if (!isUuid(id)) throw new NotFoundException('Core not found.');
       const name = dto.name as string;
       await this.repo.transaction(async (manager) => {
-        const core = await this.repo.lockByIdForOrg(manager, ctx.orgId, id);
+        const core = await this.repo.lockByIdForOrg(ctx.orgId, id, manager);
         if (!core) throw new NotFoundException('Core not found.');
         await this.repo.rename(
           ctx.orgId,
@@ -133,12 +133,12 @@ export class CoresService {
     let swapped: { jobId: string; oldKeys: string[] };
     try {
       swapped = await this.repo.transaction(async (manager) => {
-        const core = await this.repo.lockByIdForOrg(manager, ctx.orgId, id);
+        const core = await this.repo.lockByIdForOrg(ctx.orgId, id, manager);
         if (!core) throw new NotFoundException('Core not found.');
         const name = dto.name ?? core.name;
-        await this.repo.replaceImages(manager, core, stored, name, buildSearchText(name, [], []));
+        await this.repo.replaceImages(core, stored, name, buildSearchText(name, [], []), manager);
         const job = await this.jobs.createJob(ctx.orgId, id, manager);
-        await this.repo.setCurrentJob(manager, id, job.id);
+        await this.repo.setCurrentJob(id, job.id, manager);
         return { jobId: job.id, oldKeys: (core.images ?? []).map((i) => i.storageKey) };
       });
     } catch (err) {
@@ -168,11 +168,11 @@ export class CoresService {
   async remove(ctx: OrgContext, id: string): Promise<CoreDeleteResponseDto> {
     if (!isUuid(id)) throw new NotFoundException('Core not found.');
     const result = await this.repo.transaction(async (manager) => {
-      const core = await this.repo.lockByIdForOrg(manager, ctx.orgId, id);
+      const core = await this.repo.lockByIdForOrg(ctx.orgId, id, manager);
       if (!core) throw new NotFoundException('Core not found.');
       const keys = (core.images ?? []).map((i) => i.storageKey);
       const { purged, failed } = await this.images.purge(keys);
-      await this.repo.deleteCore(manager, ctx.orgId, id);
+      await this.repo.deleteCore(ctx.orgId, id, manager);
       await this.audit.record(
         ctx,
         {
@@ -233,7 +233,7 @@ export class CoresService {
     } catch (err) {
       this.logger.error(`could not enqueue job ${jobId} for core ${coreId}: ${String(err)}`);
       await this.repo.transaction(async (manager) => {
-        await this.repo.applyFailure(manager, coreId, jobId, ENQUEUE_FAILED);
+        await this.repo.applyFailure(coreId, jobId, ENQUEUE_FAILED, manager);
         await this.jobs.markFailed(jobId, ENQUEUE_FAILED, manager);
       });
       throw new JobsException(JobErrorCode.EnqueueFailed, `${ENQUEUE_FAILED} (core ${coreId})`);
