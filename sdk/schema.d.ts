@@ -336,7 +336,7 @@ export interface components {
         };
         ErrorResponseDto: {
             /**
-             * @description Machine-readable error code.
+             * @description Machine-readable error code, one per HTTP status (`malformed_json` on a 400 too).
              * @example not_found
              */
             code?: string;
@@ -345,6 +345,12 @@ export interface components {
              * @example Core not found.
              */
             message: string;
+            /**
+             * @description Domain reason a client can branch on (see the enum), present when the error has one.
+             * @example core_not_ready
+             * @enum {string}
+             */
+            reason?: "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "image_rejected" | "image_fetch_failed" | "core_not_ready" | "rate_limited" | "enqueue_failed";
             /** @description Request id, also in the X-Request-Id header. */
             requestId?: string;
             /**
@@ -714,7 +720,7 @@ export interface operations {
                     "application/json": components["schemas"]["CoreListResponseDto"];
                 };
             };
-            /** @description Validation failed (the message names the field), or an image could not be fetched. */
+            /** @description Validation failed (the message names the field), or an image could not be used: reason image_rejected (refused by policy or content) or image_fetch_failed (could not be fetched). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -723,7 +729,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Missing, invalid or revoked API key. */
+            /** @description Missing, invalid or revoked API key: reason api_key_missing, api_key_invalid or api_key_revoked. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -732,7 +738,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
+            /** @description Rate limit exceeded (reason rate_limited); the message states the seconds to wait, also in Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -743,7 +749,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued (reason enqueue_failed), the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -783,7 +789,7 @@ export interface operations {
                     "application/json": components["schemas"]["CoreCreateResponseDto"];
                 };
             };
-            /** @description Validation failed (the message names the field), or an image could not be fetched. */
+            /** @description Validation failed (the message names the field), or an image could not be used: reason image_rejected (refused by policy or content) or image_fetch_failed (could not be fetched). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -792,7 +798,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Missing, invalid or revoked API key. */
+            /** @description Missing, invalid or revoked API key: reason api_key_missing, api_key_invalid or api_key_revoked. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -828,7 +834,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
+            /** @description Rate limit exceeded (reason rate_limited); the message states the seconds to wait, also in Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -839,7 +845,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued (reason enqueue_failed), the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -872,7 +878,7 @@ export interface operations {
                     "application/json": components["schemas"]["CoreResponseDto"];
                 };
             };
-            /** @description Missing, invalid or revoked API key. */
+            /** @description Missing, invalid or revoked API key: reason api_key_missing, api_key_invalid or api_key_revoked. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -890,7 +896,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
+            /** @description Rate limit exceeded (reason rate_limited); the message states the seconds to wait, also in Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -901,7 +907,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued (reason enqueue_failed), the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -934,7 +940,7 @@ export interface operations {
                     "application/json": components["schemas"]["CoreDeleteResponseDto"];
                 };
             };
-            /** @description Missing, invalid or revoked API key. */
+            /** @description Missing, invalid or revoked API key: reason api_key_missing, api_key_invalid or api_key_revoked. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -952,7 +958,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
+            /** @description Rate limit exceeded (reason rate_limited); the message states the seconds to wait, also in Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -963,7 +969,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued (reason enqueue_failed), the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -1000,7 +1006,7 @@ export interface operations {
                     "application/json": components["schemas"]["CoreUpdateResponseDto"];
                 };
             };
-            /** @description Validation failed (the message names the field), or an image could not be fetched. */
+            /** @description Validation failed (the message names the field), or an image could not be used: reason image_rejected (refused by policy or content) or image_fetch_failed (could not be fetched). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1009,7 +1015,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Missing, invalid or revoked API key. */
+            /** @description Missing, invalid or revoked API key: reason api_key_missing, api_key_invalid or api_key_revoked. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1036,7 +1042,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
+            /** @description Rate limit exceeded (reason rate_limited); the message states the seconds to wait, also in Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -1047,7 +1053,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued (reason enqueue_failed), the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -1085,7 +1091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProductSearchResponseDto"];
                 };
             };
-            /** @description Validation failed (the message names the field), or an image could not be fetched. */
+            /** @description Validation failed (the message names the field), or an image could not be used: reason image_rejected (refused by policy or content) or image_fetch_failed (could not be fetched). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1094,7 +1100,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Missing, invalid or revoked API key. */
+            /** @description Missing, invalid or revoked API key: reason api_key_missing, api_key_invalid or api_key_revoked. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1112,7 +1118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description The core has no ready taste profile yet: poll GET /cores/{id} and retry. */
+            /** @description The core has no ready taste profile yet (reason core_not_ready): poll GET /cores/{id} and retry. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1121,7 +1127,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
+            /** @description Rate limit exceeded (reason rate_limited); the message states the seconds to wait, also in Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -1132,7 +1138,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued (reason enqueue_failed), the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -1165,7 +1171,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobResponseDto"];
                 };
             };
-            /** @description Missing, invalid or revoked API key. */
+            /** @description Missing, invalid or revoked API key: reason api_key_missing, api_key_invalid or api_key_revoked. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1183,7 +1189,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
+            /** @description Rate limit exceeded (reason rate_limited); the message states the seconds to wait, also in Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -1194,7 +1200,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued (reason enqueue_failed), the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -1225,7 +1231,7 @@ export interface operations {
                     "application/json": components["schemas"]["MeResponseDto"];
                 };
             };
-            /** @description Missing, invalid or revoked API key. */
+            /** @description Missing, invalid or revoked API key: reason api_key_missing, api_key_invalid or api_key_revoked. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1234,7 +1240,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
+            /** @description Rate limit exceeded (reason rate_limited); the message states the seconds to wait, also in Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -1245,7 +1251,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued (reason enqueue_failed), the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -1275,7 +1281,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookListResponseDto"];
                 };
             };
-            /** @description Missing, invalid or revoked API key. */
+            /** @description Missing, invalid or revoked API key: reason api_key_missing, api_key_invalid or api_key_revoked. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1284,7 +1290,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
+            /** @description Rate limit exceeded (reason rate_limited); the message states the seconds to wait, also in Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -1295,7 +1301,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued (reason enqueue_failed), the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -1329,7 +1335,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookCreateResponseDto"];
                 };
             };
-            /** @description Validation failed (the message names the field), or an image could not be fetched. */
+            /** @description Validation failed (the message names the field), or an image could not be used: reason image_rejected (refused by policy or content) or image_fetch_failed (could not be fetched). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1338,7 +1344,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Missing, invalid or revoked API key. */
+            /** @description Missing, invalid or revoked API key: reason api_key_missing, api_key_invalid or api_key_revoked. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1356,7 +1362,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
+            /** @description Rate limit exceeded (reason rate_limited); the message states the seconds to wait, also in Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -1367,7 +1373,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued (reason enqueue_failed), the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -1400,7 +1406,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeleteResponseDto"];
                 };
             };
-            /** @description Missing, invalid or revoked API key. */
+            /** @description Missing, invalid or revoked API key: reason api_key_missing, api_key_invalid or api_key_revoked. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1418,7 +1424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
+            /** @description Rate limit exceeded (reason rate_limited); the message states the seconds to wait, also in Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -1429,7 +1435,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued (reason enqueue_failed), the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -1462,7 +1468,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryListResponseDto"];
                 };
             };
-            /** @description Missing, invalid or revoked API key. */
+            /** @description Missing, invalid or revoked API key: reason api_key_missing, api_key_invalid or api_key_revoked. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1480,7 +1486,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
+            /** @description Rate limit exceeded (reason rate_limited); the message states the seconds to wait, also in Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -1491,7 +1497,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued (reason enqueue_failed), the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -1524,7 +1530,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookTestResponseDto"];
                 };
             };
-            /** @description Missing, invalid or revoked API key. */
+            /** @description Missing, invalid or revoked API key: reason api_key_missing, api_key_invalid or api_key_revoked. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1542,7 +1548,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Rate limit exceeded; the message states the seconds to wait, also in Retry-After. */
+            /** @description Rate limit exceeded (reason rate_limited); the message states the seconds to wait, also in Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -1553,7 +1559,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued, the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
+            /** @description PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image replacement also: the generation job could not be queued (reason enqueue_failed), the core is stored with coreStatus failed and a message; replace its images (PATCH) or retry later. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */

@@ -15,15 +15,25 @@ async function main(): Promise<void> {
   const { runProcess } = await import('./bootstrap');
   const { app, http } = await runProcess(config, async () => tracing?.stopTracing());
   if (!http) return;
-  const [{ ApiKeysService }, { bootstrapDemo }, { DashboardUsersService }, { startupBanner }] =
-    await Promise.all([
-      import('./auth/api-keys.service'),
-      import('./cli/demo.command'),
-      import('./dashboard/dashboard-users.service'),
-      import('./startup-banner'),
-    ]);
+  const [
+    { ApiKeysService },
+    { bootstrapDemo },
+    { DashboardUsersService },
+    { OrganizationsService },
+    { startupBanner },
+  ] = await Promise.all([
+    import('./auth/api-keys.service'),
+    import('./cli/demo.command'),
+    import('./dashboard/dashboard-users.service'),
+    import('./organizations/organizations.service'),
+    import('./startup-banner'),
+  ]);
   const demo = process.argv.includes('--demo')
-    ? await bootstrapDemo(app.get(ApiKeysService), app.get(DashboardUsersService))
+    ? await bootstrapDemo(
+        app.get(OrganizationsService),
+        app.get(ApiKeysService),
+        app.get(DashboardUsersService),
+      )
     : undefined;
   process.stdout.write(startupBanner(config.app.publicBaseUrl, demo));
 }

@@ -1,9 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, QueryRunner, Repository } from 'typeorm';
-import { OrgContext } from '../auth/org-context';
 import { onReplica } from '../database/replica';
-import { AuditEventEntity } from './audit-event.entity';
+import { ActorType, AuditEventEntity } from './audit-event.entity';
+
+/**
+ * Who acts, in whose organization: the part of auth's OrgContext the log records. Declared here so
+ * audit/ does not import auth/ (auth records its key events through this service).
+ */
+export interface AuditContext {
+  orgId: string;
+  actor: { type: ActorType; id: string | null; label: string };
+}
 
 export interface AuditEntry {
   action: string;
@@ -29,7 +37,7 @@ export class AuditService {
   constructor(@InjectRepository(AuditEventEntity) private readonly events: Repository<AuditEventEntity>) {}
 
   /** Writes one event; pass the transaction's manager to make it part of a larger write. */
-  async record(ctx: OrgContext, entry: AuditEntry, manager?: EntityManager): Promise<AuditEventEntity> {
+  async record(ctx: AuditContext, entry: AuditEntry, manager?: EntityManager): Promise<AuditEventEntity> {
     const repo = manager ? manager.getRepository(AuditEventEntity) : this.events;
     return repo.save(
       repo.create({

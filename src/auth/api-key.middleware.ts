@@ -1,6 +1,7 @@
 import { Injectable, NestMiddleware, UnauthorizedException } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { ApiKeysService } from './api-keys.service';
+import { AuthErrorCode, AuthException } from './auth.exception';
 import { KEY_PREFIX } from './api-key.format';
 import { RequestWithOrg } from './org-context';
 
@@ -44,12 +45,24 @@ export class ApiKeyMiddleware implements NestMiddleware {
 
   private authenticate(req: Request) {
     if (req.originalUrl.includes('?') && req.originalUrl.split('?')[1].includes(KEY_PREFIX)) {
-      throw new UnauthorizedException('API keys are accepted only in the Authorization header.');
+      throw new AuthException(
+        AuthErrorCode.KeyMissing,
+        'API keys are accepted only in the Authorization header.',
+      );
     }
     const header = req.headers.authorization;
-    if (!header) throw new UnauthorizedException('Missing API key: send "Authorization: Bearer <key>".');
+    if (!header)
+      throw new AuthException(
+        AuthErrorCode.KeyMissing,
+        'Missing API key: send "Authorization: Bearer <key>".',
+      );
     const match = BEARER.exec(header);
-    if (!match) throw new UnauthorizedException('Malformed Authorization header: expected "Bearer <key>".');
+    if (!match) {
+      throw new AuthException(
+        AuthErrorCode.KeyMissing,
+        'Malformed Authorization header: expected "Bearer <key>".',
+      );
+    }
     return this.keys.authenticate(match[1]);
   }
 }

@@ -1,17 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
-import { OrganizationEntity } from '../organizations/organization.entity';
+import type { OrganizationEntity } from '../organizations/organization.entity';
 import { ApiKeyEntity } from './api-key.entity';
 
 export type ApiKeyWithOrg = ApiKeyEntity & { organization: OrganizationEntity };
 
 @Injectable()
 export class ApiKeysRepository {
-  constructor(
-    @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
-    @InjectRepository(OrganizationEntity) private readonly orgs: Repository<OrganizationEntity>,
-  ) {}
+  constructor(@InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>) {}
 
   /** Unique-index lookup by hash; revoked keys are returned so the caller can tell them apart. */
   async findByHashWithOrg(keyHash: string): Promise<ApiKeyWithOrg | null> {
@@ -55,17 +52,5 @@ export class ApiKeysRepository {
 
   async touchLastUsed(id: string): Promise<void> {
     await this.keys.update({ id }, { lastUsedAt: () => 'now()' });
-  }
-
-  createOrg(name: string): Promise<OrganizationEntity> {
-    return this.orgs.save(this.orgs.create({ name }));
-  }
-
-  findOrg(id: string): Promise<OrganizationEntity | null> {
-    return this.orgs.findOne({ where: { id } });
-  }
-
-  findOrgByName(name: string): Promise<OrganizationEntity | null> {
-    return this.orgs.findOne({ where: { name }, order: { createdAt: 'ASC' } });
   }
 }

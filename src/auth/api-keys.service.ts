@@ -1,10 +1,10 @@
-import { Inject, Injectable, Logger, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import { Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type Redis from 'ioredis';
 import { AuditService } from '../audit/audit.service';
 import { AllConfig } from '../config/configuration';
-import { isUuid } from '../database/pg-errors';
-import { OrganizationEntity } from '../organizations/organization.entity';
+import { isUuid } from '../common/validation';
+import { OrganizationsService } from '../organizations/organizations.service';
 import { REDIS } from '../redis/redis.module';
 import { ApiKeyCache, KEY_REVOKED_CHANNEL } from './api-key-cache';
 import { ApiKeyEntity } from './api-key.entity';
@@ -17,6 +17,7 @@ import {
   sameDigest,
 } from './api-key.format';
 import { ApiKeysRepository } from './api-keys.repository';
+import { AuthErrorCode, AuthException } from './auth.exception';
 import { OrgContext } from './org-context';
 
 export interface CreatedApiKey {
@@ -41,6 +42,7 @@ export class ApiKeysService {
   constructor(
     private readonly repo: ApiKeysRepository,
     private readonly audit: AuditService,
+    private readonly orgs: OrganizationsService,
     config: ConfigService<AllConfig, true>,
     @Inject(REDIS) private readonly redis: Redis,
   ) {
@@ -56,7 +58,7 @@ export class ApiKeysService {
    * is refused on the next request in every process (docs/decisions/0026-lean-request-path.md).
    */
   async authenticate(rawKey: string): Promise<OrgContext> {
-    if (rawKey.length !== KEY_LENGTH) throw new UnauthorizedException('Invalid API key.');
+    if (rawKey.length !== KEY_LENGTH) throw new AuthException(AuthErrorCode.KeyInvalid, 'Invalid API key.');
     const keyHash = hashApiKey(rawKey, this.pepper);
     // A hit is the hash of a stored key, so the key is well formed: the checksum is checked on a miss.
     const cached = this.cache.get(keyHash);
@@ -64,12 +66,13 @@ export class ApiKeysService {
       this.noteUsed(cached.apiKeyId as string);
       return cached;
     }
-    if (!isWellFormedApiKey(rawKey)) throw new UnauthorizedException('Invalid API key.');
+    if (!isWellFormedApiKey(rawKey)) throw new AuthException(AuthErrorCode.KeyInvalid, 'Invalid API key.');
 
     const since = this.cache.begin();
     const row = await this.repo.findByHashWithOrg(keyHash);
-    if (!row || !sameDigest(row.keyHash, keyHash)) throw new UnauthorizedException('Invalid API key.');
-    if (row.revokedAt) throw new UnauthorizedException('API key has been revoked.');
+    if (!row || !sameDigest(row.keyHash, keyHash))
+      throw new AuthException(AuthErrorCode.KeyInvalid, 'Invalid API key.');
+    if (row.revokedAt) throw new AuthException(AuthErrorCode.KeyRevoked, 'API key has been revoked.');
 
     const ctx: OrgContext = {
       orgId: row.orgId,
@@ -139,23 +142,9 @@ export class ApiKeysService {
     return this.repo.listForOrg(orgId);
   }
 
-  createOrganization(name: string): Promise<OrganizationEntity> {
-    return this.repo.createOrg(name);
-  }
-
-  async getOrganization(id: string): Promise<OrganizationEntity> {
-    const org = isUuid(id) ? await this.repo.findOrg(id) : null;
-    if (!org) throw new NotFoundException(`Organization ${id} not found.`);
-    return org;
-  }
-
-  findOrganizationByName(name: string): Promise<OrganizationEntity | null> {
-    return this.repo.findOrgByName(name);
-  }
-
   /** The CLI acts on behalf of an organization it was told about; its audit actor is "cli". */
   async cliContext(orgId: string): Promise<OrgContext> {
-    const org = await this.getOrganization(orgId);
+    const org = await this.orgs.get(orgId);
     return {
       orgId: org.id,
       orgName: org.name,

@@ -2,7 +2,7 @@ import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
-import { OrganizationEntity } from '../organizations/organization.entity';
+import { OrganizationsModule } from '../organizations/organizations.module';
 import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeyRevocationListener } from './api-key-revocation.listener';
@@ -14,9 +14,9 @@ import { MeService } from './me.service';
 
 /** Services only: the CLI imports this without the HTTP parts. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKeyEntity, OrganizationEntity]), AuditModule],
+  imports: [TypeOrmModule.forFeature([ApiKeyEntity]), AuditModule, OrganizationsModule],
   providers: [ApiKeysRepository, ApiKeysService],
-  exports: [ApiKeysService],
+  exports: [ApiKeysService, OrganizationsModule],
 })
 export class AuthCoreModule {}
 

@@ -1,6 +1,7 @@
 import { Command, CommandRunner } from 'nest-commander';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { DashboardUsersService } from '../dashboard/dashboard-users.service';
+import { OrganizationsService } from '../organizations/organizations.service';
 import { printJson } from './cli-output';
 
 export const DEMO_ORG_NAME = 'Demo Organization';
@@ -17,6 +18,7 @@ export const DEMO_USER_EMAIL = 'demo@example.com';
 })
 export class DemoBootstrapCommand extends CommandRunner {
   constructor(
+    private readonly orgs: OrganizationsService,
     private readonly keys: ApiKeysService,
     private readonly users: DashboardUsersService,
   ) {
@@ -24,7 +26,7 @@ export class DemoBootstrapCommand extends CommandRunner {
   }
 
   async run(): Promise<void> {
-    printJson(await bootstrapDemo(this.keys, this.users));
+    printJson(await bootstrapDemo(this.orgs, this.keys, this.users));
   }
 }
 
@@ -40,11 +42,11 @@ export interface DemoCredentials {
  * them after the start-up banner.
  */
 export async function bootstrapDemo(
+  orgs: OrganizationsService,
   keys: ApiKeysService,
   users: DashboardUsersService,
 ): Promise<DemoCredentials> {
-  const org =
-    (await keys.findOrganizationByName(DEMO_ORG_NAME)) ?? (await keys.createOrganization(DEMO_ORG_NAME));
+  const org = (await orgs.findByName(DEMO_ORG_NAME)) ?? (await orgs.create(DEMO_ORG_NAME));
   const ctx = await keys.cliContext(org.id);
   const key = await keys.createKey(ctx, `demo ${new Date().toISOString().slice(0, 19)}`);
   const user = await users.createUser(ctx, { email: DEMO_USER_EMAIL, role: 'owner', reset: true });

@@ -2,6 +2,7 @@ import { Command, CommandRunner, Option } from 'nest-commander';
 import { MAX_KEY_NAME_LENGTH } from '../auth/api-key.entity';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { AuditService } from '../audit/audit.service';
+import { OrganizationsService } from '../organizations/organizations.service';
 import { printJson, requireOption } from './cli-output';
 
 interface NameOpts {
@@ -10,14 +11,14 @@ interface NameOpts {
 
 @Command({ name: 'org:create', description: 'Create an organization: prints { id, name }' })
 export class OrgCreateCommand extends CommandRunner {
-  constructor(private readonly keys: ApiKeysService) {
+  constructor(private readonly orgs: OrganizationsService) {
     super();
   }
 
   async run(_args: string[], opts: NameOpts): Promise<void> {
     const name = requireOption(opts.name, '--name');
     if (name.length > 255) throw new Error('--name must be at most 255 characters');
-    const org = await this.keys.createOrganization(name);
+    const org = await this.orgs.create(name);
     printJson({ id: org.id, name: org.name });
   }
 
@@ -88,12 +89,15 @@ interface OrgOpts {
 
 @Command({ name: 'key:list', description: "List an organization's API keys (never the keys themselves)" })
 export class KeyListCommand extends CommandRunner {
-  constructor(private readonly keys: ApiKeysService) {
+  constructor(
+    private readonly orgs: OrganizationsService,
+    private readonly keys: ApiKeysService,
+  ) {
     super();
   }
 
   async run(_args: string[], opts: OrgOpts): Promise<void> {
-    const org = await this.keys.getOrganization(requireOption(opts.org, '--org'));
+    const org = await this.orgs.get(requireOption(opts.org, '--org'));
     const keys = await this.keys.listKeys(org.id);
     printJson(
       keys.map((k) => ({
@@ -120,14 +124,14 @@ interface AuditOpts extends OrgOpts {
 @Command({ name: 'audit:list', description: "Print an organization's audit log, newest first" })
 export class AuditListCommand extends CommandRunner {
   constructor(
-    private readonly keys: ApiKeysService,
+    private readonly orgs: OrganizationsService,
     private readonly audit: AuditService,
   ) {
     super();
   }
 
   async run(_args: string[], opts: AuditOpts): Promise<void> {
-    const org = await this.keys.getOrganization(requireOption(opts.org, '--org'));
+    const org = await this.orgs.get(requireOption(opts.org, '--org'));
     const limit = opts.limit === undefined ? 100 : Number(opts.limit);
     if (!Number.isInteger(limit) || limit < 1) throw new Error('--limit must be a positive integer');
     const { events } = await this.audit.list(org.id, { limit });

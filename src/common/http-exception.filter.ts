@@ -1,11 +1,15 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { unreachableDependency } from './dependency-errors';
+import { errorReason } from './domain-exception';
 
 interface ErrorBody {
   message: string;
   status: number;
+  /** One per HTTP status (`not_found`, `conflict`...; `malformed_json` on a 400). */
   code?: string;
+  /** The domain reason a client can branch on (`core_not_ready`, `image_rejected`...), when there is one. */
+  reason?: string;
   requestId?: string;
   /** Readiness only: which dependency is up or down. */
   checks?: Record<string, string>;
@@ -52,7 +56,8 @@ export function httpErrorMessage(err: HttpException): string {
 }
 
 /**
- * One shape for every non-2xx response: `{ message, status, code, requestId }`.
+ * One shape for every non-2xx response: `{ message, status, code, reason?, requestId }` (the REST
+ * mapping of domain reasons, docs/decisions/0038).
  * Unknown errors become a generic 500; the full error is logged, never returned.
  */
 @Catch()
@@ -81,10 +86,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const checks = (exception.getResponse() as { checks?: Record<string, string> }).checks;
+      const reason = errorReason(exception);
       return {
         message: httpErrorMessage(exception),
         status,
         code: CODES[status],
+        ...(reason ? { reason } : {}),
         ...(checks ? { checks } : {}),
       };
     }

@@ -5,6 +5,17 @@ export { validateEnv };
 
 export type Role = 'all' | 'api' | 'worker';
 
+/** The S3-compatible bucket of the `s3` storage driver (also the S3ImageStore's options). */
+export interface S3Config {
+  endpoint: string;
+  bucket: string;
+  accessKey: string;
+  secretKey: string;
+  region: string;
+  /** Base URL images are publicly served from; empty means `${endpoint}/${bucket}`. */
+  publicUrl: string;
+}
+
 export interface AllConfig {
   app: {
     env: string;
@@ -42,14 +53,7 @@ export interface AllConfig {
   storage: {
     driver: 'fs' | 's3';
     dir: string;
-    s3: {
-      endpoint: string;
-      bucket: string;
-      accessKey: string;
-      secretKey: string;
-      region: string;
-      publicUrl: string;
-    };
+    s3: S3Config;
   };
   taste: {
     provider: 'local' | 'openai';
@@ -63,32 +67,11 @@ export interface AllConfig {
 
 /** Maps the validated environment to typed namespaces with the defaults the README's Configuration table lists. */
 export function buildConfig(env: EnvDto): AllConfig {
-  const port = env.PORT ?? 3000;
   return {
-    app: {
-      env: env.NODE_ENV ?? 'development',
-      port,
-      role: (env.ROLE ?? 'all') as Role,
-      logLevel: env.LOG_LEVEL ?? 'info',
-      publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
-      // Five base64 images just under 10 MB each are about 70 MB of JSON (README, Configuration: BODY_LIMIT, 413 above it).
-      bodyLimit: env.BODY_LIMIT ?? '70mb',
-    },
-    ops: {
-      trustProxy: parseTrustProxy(env.TRUST_PROXY ?? 'loopback'),
-      shutdownDelayMs: env.SHUTDOWN_DELAY_MS ?? 5000,
-      shutdownGraceMs: env.SHUTDOWN_GRACE_MS ?? 25000,
-      queueBoardOrgIds: splitList(env.QUEUE_BOARD_ORG_IDS),
-    },
+    app: appConfig(env),
+    ops: opsConfig(env),
     metrics: { token: env.METRICS_TOKEN ?? '', workerPort: env.METRICS_PORT ?? null },
-    tracing: {
-      enabled:
-        env.OTEL_SDK_DISABLED !== 'true' &&
-        (env.OTEL_TRACES_EXPORTER
-          ? env.OTEL_TRACES_EXPORTER !== 'none'
-          : Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)),
-      serviceName: env.OTEL_SERVICE_NAME ?? 'taste-profile-service',
-    },
+    tracing: tracingConfig(env),
     db: {
       url: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/taste',
       replicaUrls: splitList(env.DATABASE_REPLICA_URLS),
@@ -96,64 +79,118 @@ export function buildConfig(env: EnvDto): AllConfig {
     },
     redis: { url: env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
     queue: { prefix: env.QUEUE_PREFIX ?? 'taste', concurrency: env.GENERATION_CONCURRENCY ?? 2 },
-    upkeep: {
-      reconcileIntervalMs: env.RECONCILE_INTERVAL_MS ?? 60_000,
-      reconcileGraceMs: env.RECONCILE_GRACE_MS ?? 30_000,
-      sweepIntervalMs: env.SWEEP_INTERVAL_MS ?? 3_600_000,
-      sweepGraceMs: env.SWEEP_GRACE_MS ?? 3_600_000,
-    },
-    faults:
-      env.NODE_ENV === 'test'
-        ? (env.FAULT_INJECTION ?? '')
-            .split(',')
-            .map((f) => f.trim())
-            .filter(Boolean)
-        : [],
-    storage: {
-      driver: (env.STORAGE_DRIVER ?? 'fs') as 'fs' | 's3',
-      dir: resolve(env.STORAGE_DIR ?? 'var/storage'),
-      s3: {
-        endpoint: env.S3_ENDPOINT ?? 'http://127.0.0.1:9000',
-        bucket: env.S3_BUCKET ?? 'taste-images',
-        accessKey: env.S3_ACCESS_KEY ?? '',
-        secretKey: env.S3_SECRET_KEY ?? '',
-        region: env.S3_REGION ?? 'us-east-1',
-        publicUrl: (env.S3_PUBLIC_URL ?? '').replace(/\/+$/, ''),
-      },
-    },
-    taste: {
-      provider: (env.TASTE_PROVIDER ?? 'local') as 'local' | 'openai',
-      openai: {
-        baseUrl: env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
-        apiKey: env.OPENAI_API_KEY ?? '',
-        model: env.OPENAI_MODEL ?? 'gpt-4o-mini',
-        textModel: env.OPENAI_TEXT_MODEL ?? env.OPENAI_MODEL ?? 'gpt-4o-mini',
-        timeoutMs: env.OPENAI_TIMEOUT_MS ?? 30000,
-      },
-    },
+    upkeep: upkeepConfig(env),
+    faults: faultsConfig(env),
+    storage: storageConfig(env),
+    taste: tasteConfig(env),
     ingest: {
       allowedHosts: hostList(env.IMAGE_FETCH_ALLOWED_HOSTS),
       timeoutMs: env.IMAGE_FETCH_TIMEOUT_MS ?? 10000,
     },
-    webhooks: {
-      allowedHosts: hostList(env.WEBHOOK_ALLOWED_HOSTS),
-      // README, Webhooks (docs/decisions/0008-webhook-delivery-and-idempotency-keys.md): a 2xx within 10 s is success; the first retry within 60 s; at least 5 attempts.
-      timeoutMs: env.WEBHOOK_TIMEOUT_MS ?? 10000,
-      retryBaseMs: env.WEBHOOK_RETRY_BASE_MS ?? 10000,
-      attempts: env.WEBHOOK_MAX_ATTEMPTS ?? 8,
-    },
+    webhooks: webhooksConfig(env),
     throttle: {
       generalPerMin: env.RATE_LIMIT_GENERAL_PER_MIN ?? 120,
       createPerMin: env.RATE_LIMIT_CREATE_PER_MIN ?? 5,
       searchPerMin: env.RATE_LIMIT_SEARCH_PER_MIN ?? 20,
     },
-    auth: {
-      pepper: env.API_KEY_PEPPER ?? DEV_API_KEY_PEPPER,
-      keyCacheMs: env.API_KEY_CACHE_MS ?? 60000,
-      sessionSecret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,
-      // A dashboard session ends this long after sign-in, however active it is (the idle timeout is 8 h).
-      sessionAbsoluteTimeoutSeconds: env.SESSION_ABSOLUTE_TIMEOUT_SECONDS ?? 12 * 3600,
+    auth: authConfig(env),
+  };
+}
+
+function appConfig(env: EnvDto): AllConfig['app'] {
+  const port = env.PORT ?? 3000;
+  return {
+    env: env.NODE_ENV ?? 'development',
+    port,
+    role: (env.ROLE ?? 'all') as Role,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    // Five base64 images just under 10 MB each are about 70 MB of JSON (README, Configuration: BODY_LIMIT, 413 above it).
+    bodyLimit: env.BODY_LIMIT ?? '70mb',
+  };
+}
+
+function opsConfig(env: EnvDto): AllConfig['ops'] {
+  return {
+    trustProxy: parseTrustProxy(env.TRUST_PROXY ?? 'loopback'),
+    shutdownDelayMs: env.SHUTDOWN_DELAY_MS ?? 5000,
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS ?? 25000,
+    queueBoardOrgIds: splitList(env.QUEUE_BOARD_ORG_IDS),
+  };
+}
+
+function tracingConfig(env: EnvDto): AllConfig['tracing'] {
+  const exporterOn = env.OTEL_TRACES_EXPORTER
+    ? env.OTEL_TRACES_EXPORTER !== 'none'
+    : Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+  return {
+    enabled: env.OTEL_SDK_DISABLED !== 'true' && exporterOn,
+    serviceName: env.OTEL_SERVICE_NAME ?? 'taste-profile-service',
+  };
+}
+
+function upkeepConfig(env: EnvDto): AllConfig['upkeep'] {
+  return {
+    reconcileIntervalMs: env.RECONCILE_INTERVAL_MS ?? 60_000,
+    reconcileGraceMs: env.RECONCILE_GRACE_MS ?? 30_000,
+    sweepIntervalMs: env.SWEEP_INTERVAL_MS ?? 3_600_000,
+    sweepGraceMs: env.SWEEP_GRACE_MS ?? 3_600_000,
+  };
+}
+
+function faultsConfig(env: EnvDto): string[] {
+  if (env.NODE_ENV !== 'test') return [];
+  return (env.FAULT_INJECTION ?? '')
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
+}
+
+function storageConfig(env: EnvDto): AllConfig['storage'] {
+  return {
+    driver: (env.STORAGE_DRIVER ?? 'fs') as 'fs' | 's3',
+    dir: resolve(env.STORAGE_DIR ?? 'var/storage'),
+    s3: {
+      endpoint: env.S3_ENDPOINT ?? 'http://127.0.0.1:9000',
+      bucket: env.S3_BUCKET ?? 'taste-images',
+      accessKey: env.S3_ACCESS_KEY ?? '',
+      secretKey: env.S3_SECRET_KEY ?? '',
+      region: env.S3_REGION ?? 'us-east-1',
+      publicUrl: (env.S3_PUBLIC_URL ?? '').replace(/\/+$/, ''),
     },
+  };
+}
+
+function tasteConfig(env: EnvDto): AllConfig['taste'] {
+  return {
+    provider: (env.TASTE_PROVIDER ?? 'local') as 'local' | 'openai',
+    openai: {
+      baseUrl: env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
+      apiKey: env.OPENAI_API_KEY ?? '',
+      model: env.OPENAI_MODEL ?? 'gpt-4o-mini',
+      textModel: env.OPENAI_TEXT_MODEL ?? env.OPENAI_MODEL ?? 'gpt-4o-mini',
+      timeoutMs: env.OPENAI_TIMEOUT_MS ?? 30000,
+    },
+  };
+}
+
+function webhooksConfig(env: EnvDto): AllConfig['webhooks'] {
+  return {
+    allowedHosts: hostList(env.WEBHOOK_ALLOWED_HOSTS),
+    // README, Webhooks (docs/decisions/0008-webhook-delivery-and-idempotency-keys.md): a 2xx within 10 s is success; the first retry within 60 s; at least 5 attempts.
+    timeoutMs: env.WEBHOOK_TIMEOUT_MS ?? 10000,
+    retryBaseMs: env.WEBHOOK_RETRY_BASE_MS ?? 10000,
+    attempts: env.WEBHOOK_MAX_ATTEMPTS ?? 8,
+  };
+}
+
+function authConfig(env: EnvDto): AllConfig['auth'] {
+  return {
+    pepper: env.API_KEY_PEPPER ?? DEV_API_KEY_PEPPER,
+    keyCacheMs: env.API_KEY_CACHE_MS ?? 60000,
+    sessionSecret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,
+    // A dashboard session ends this long after sign-in, however active it is (the idle timeout is 8 h).
+    sessionAbsoluteTimeoutSeconds: env.SESSION_ABSOLUTE_TIMEOUT_SECONDS ?? 12 * 3600,
   };
 }
 

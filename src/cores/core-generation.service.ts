@@ -72,17 +72,22 @@ export class CoreGenerationService {
    */
   async fail(coreId: string, jobId: string, message: string): Promise<void> {
     const deliveries = await this.repo.transaction(async (manager) => {
-      const current = await this.repo.applyFailure(manager, coreId, jobId, message);
+      const current = await this.repo.applyFailure(coreId, jobId, message, manager);
       const failed = await this.jobs.markFailed(jobId, message, manager);
-      const core = current && failed ? await this.repo.eventFields(manager, coreId) : null;
+      const core = current && failed ? await this.repo.eventFields(coreId, manager) : null;
       if (!core) return [];
-      return this.webhooks.recordCoreEvent(manager, core.orgId, 'core.failed', {
-        coreId,
-        jobId,
-        name: core.name,
-        coreStatus: 'failed',
-        error: message,
-      });
+      return this.webhooks.recordCoreEvent(
+        core.orgId,
+        'core.failed',
+        {
+          coreId,
+          jobId,
+          name: core.name,
+          coreStatus: 'failed',
+          error: message,
+        },
+        manager,
+      );
     });
     await this.webhooks.enqueue(deliveries);
   }
@@ -114,25 +119,35 @@ export class CoreGenerationService {
     this.metrics.tasteEngineRan(elapsed(), images.length);
     await this.faults.pauseAt('slow-generation', 3000);
     const committed = await this.repo.transaction(async (manager) => {
-      const ok = await this.repo.applyGeneration(manager, coreId, jobId, {
-        taste: result.taste,
-        styleAttributes: result.styleAttributes,
-        tags: result.tags,
-        palette: result.palette,
-        patterns: result.patterns,
-        captions: result.captions,
-        searchText: buildSearchText(core.name, result.tags, result.styleAttributes),
-      });
+      const ok = await this.repo.applyGeneration(
+        coreId,
+        jobId,
+        {
+          taste: result.taste,
+          styleAttributes: result.styleAttributes,
+          tags: result.tags,
+          palette: result.palette,
+          patterns: result.patterns,
+          captions: result.captions,
+          searchText: buildSearchText(core.name, result.tags, result.styleAttributes),
+        },
+        manager,
+      );
       if (!ok) return null;
       await this.jobs.markReady(jobId, manager);
       // Event rows commit with the result (never an event for an uncommitted or superseded result).
-      return this.webhooks.recordCoreEvent(manager, core.orgId, 'core.ready', {
-        coreId,
-        jobId,
-        name: core.name,
-        coreStatus: 'ready',
-        error: null,
-      });
+      return this.webhooks.recordCoreEvent(
+        core.orgId,
+        'core.ready',
+        {
+          coreId,
+          jobId,
+          name: core.name,
+          coreStatus: 'ready',
+          error: null,
+        },
+        manager,
+      );
     });
     if (committed === null) {
       await this.jobs.markFailed(jobId, SUPERSEDED);

@@ -1,4 +1,3 @@
-import { BadRequestException } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +8,7 @@ import type { AllConfig } from '../config/configuration';
 import { ImageIngestionService, type ImageSource } from '../storage';
 import { FsImageStore } from '../storage/fs-image-store';
 import { CoreImagesService } from './core-images.service';
+import { ImageErrorCode, ImageIngestionException } from '../storage/storage.exception';
 
 /** Every file under `dir`, relative. */
 function files(dir: string): string[] {
@@ -75,7 +75,8 @@ describe('CoreImagesService.ingestAndStore', () => {
   it('a fifth image failing after the others were written leaves no object behind', async () => {
     const late: ImageSource = { kind: 'url', url: `${fixture.origin}/delay/400/status/404` };
     await expect(service.ingestAndStore([...good, late])).rejects.toThrow(
-      new BadRequestException(
+      new ImageIngestionException(
+        ImageErrorCode.FetchFailed,
         `image 5 (${fixture.origin}/delay/400/status/404): the server answered HTTP 404`,
       ),
     );

@@ -74,11 +74,11 @@ export class CoresRepository {
   }
 
   async insertCore(
-    manager: EntityManager,
     orgId: string,
     name: string,
     searchText: string,
     images: NewCoreImage[],
+    manager: EntityManager,
   ): Promise<CoreEntity> {
     const core = await manager.getRepository(CoreEntity).save(
       manager.getRepository(CoreEntity).create({
@@ -89,16 +89,16 @@ export class CoresRepository {
         searchText,
       }),
     );
-    await this.insertImages(manager, core.id, images);
+    await this.insertImages(core.id, images, manager);
     return core;
   }
 
-  async insertImages(manager: EntityManager, coreId: string, images: NewCoreImage[]): Promise<void> {
+  async insertImages(coreId: string, images: NewCoreImage[], manager: EntityManager): Promise<void> {
     const repo = manager.getRepository(CoreImageEntity);
     await repo.insert(images.map((img) => repo.create({ ...img, coreId, caption: null })));
   }
 
-  async setCurrentJob(manager: EntityManager, coreId: string, jobId: string): Promise<void> {
+  async setCurrentJob(coreId: string, jobId: string, manager: EntityManager): Promise<void> {
     await manager.getRepository(CoreEntity).update({ id: coreId }, { currentJobId: jobId });
   }
 
@@ -137,7 +137,7 @@ export class CoresRepository {
   }
 
   /** Locks the row for the rest of the transaction (delete and replace serialise on it). */
-  async lockByIdForOrg(manager: EntityManager, orgId: string, id: string): Promise<CoreEntity | null> {
+  async lockByIdForOrg(orgId: string, id: string, manager: EntityManager): Promise<CoreEntity | null> {
     const core = await manager
       .getRepository(CoreEntity)
       .createQueryBuilder('c')
@@ -195,14 +195,14 @@ export class CoresRepository {
 
   /** Image replacement (and optional rename): new images, back to processing with the profile cleared. */
   async replaceImages(
-    manager: EntityManager,
     core: CoreEntity,
     images: NewCoreImage[],
     name: string,
     searchText: string,
+    manager: EntityManager,
   ): Promise<void> {
     await manager.getRepository(CoreImageEntity).delete({ coreId: core.id });
-    await this.insertImages(manager, core.id, images);
+    await this.insertImages(core.id, images, manager);
     await manager.getRepository(CoreEntity).update(
       { id: core.id, orgId: core.orgId },
       {
@@ -213,7 +213,7 @@ export class CoresRepository {
     );
   }
 
-  async deleteCore(manager: EntityManager, orgId: string, id: string): Promise<void> {
+  async deleteCore(orgId: string, id: string, manager: EntityManager): Promise<void> {
     await manager.getRepository(CoreEntity).delete({ id, orgId });
   }
 
@@ -222,10 +222,10 @@ export class CoresRepository {
    * result of a superseded job (or of a deleted core) changes nothing. Returns whether it applied.
    */
   async applyGeneration(
-    manager: EntityManager,
     coreId: string,
     jobId: string,
     out: GenerationOutcome,
+    manager: EntityManager,
   ): Promise<boolean> {
     const res = await manager
       .createQueryBuilder()
@@ -254,7 +254,7 @@ export class CoresRepository {
     return true;
   }
 
-  async applyFailure(manager: EntityManager, coreId: string, jobId: string, error: string): Promise<boolean> {
+  async applyFailure(coreId: string, jobId: string, error: string, manager: EntityManager): Promise<boolean> {
     const res = await manager
       .createQueryBuilder()
       .update(CoreEntity)
@@ -265,7 +265,7 @@ export class CoresRepository {
   }
 
   /** The organization and name of a core, read in `manager`'s transaction (for event payloads). */
-  eventFields(manager: EntityManager, coreId: string): Promise<{ orgId: string; name: string } | null> {
+  eventFields(coreId: string, manager: EntityManager): Promise<{ orgId: string; name: string } | null> {
     return manager
       .getRepository(CoreEntity)
       .findOne({ where: { id: coreId }, select: { orgId: true, name: true } });

@@ -1,20 +1,15 @@
-import {
-  ConflictException,
-  Injectable,
-  Logger,
-  NotFoundException,
-  ServiceUnavailableException,
-  BadRequestException,
-} from '@nestjs/common';
+import { Injectable, Logger, NotFoundException, BadRequestException } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
 import { FaultInjector } from '../common/fault-injection';
 import { OrgContext } from '../auth/org-context';
-import { isUuid } from '../database/pg-errors';
+import { isUuid } from '../common/validation';
 import { JobResponseDto } from '../jobs/dto/job.dto';
 import { JobName } from '../jobs/job.types';
+import { JobErrorCode, JobsException } from '../jobs/jobs.exception';
 import { JobsService } from '../jobs/jobs.service';
 import { CoreImagesService } from './core-images.service';
 import { CoreEntity, StoredPaletteColour } from './core.entity';
+import { CoreErrorCode, CoresException } from './cores.exception';
 import { CoreRead, CoresRepository } from './cores.repository';
 import {
   CoreCreateDto,
@@ -64,14 +59,14 @@ export class CoresService {
     try {
       ids = await this.repo.transaction(async (manager) => {
         const core = await this.repo.insertCore(
-          manager,
           ctx.orgId,
           dto.name,
           buildSearchText(dto.name, [], []),
           stored,
+          manager,
         );
         const job = await this.jobs.createJob(ctx.orgId, core.id, manager);
-        await this.repo.setCurrentJob(manager, core.id, job.id);
+        await this.repo.setCurrentJob(core.id, job.id, manager);
         this.faults.crashAt('crash-before-core-commit');
         return { coreId: core.id, jobId: job.id };
       });
@@ -113,7 +108,7 @@ export class CoresService {
       throw new BadRequestException('Nothing to update: send name, imageUrls or images.');
     if (!isUuid(id)) throw new NotFoundException('Core not found.');
     await this.repo.transaction(async (manager) => {
-      const core = await this.repo.lockByIdForOrg(manager, ctx.orgId, id);
+      const core = await this.repo.lockByIdForOrg(ctx.orgId, id, manager);
       if (!core) throw new NotFoundException('Core not found.');
       await this.repo.rename(
         ctx.orgId,
@@ -137,12 +132,12 @@ export class CoresService {
     let swapped: { jobId: string; oldKeys: string[] };
     try {
       swapped = await this.repo.transaction(async (manager) => {
-        const core = await this.repo.lockByIdForOrg(manager, ctx.orgId, id);
+        const core = await this.repo.lockByIdForOrg(ctx.orgId, id, manager);
         if (!core) throw new NotFoundException('Core not found.');
         const name = dto.name ?? core.name;
-        await this.repo.replaceImages(manager, core, stored, name, buildSearchText(name, [], []));
+        await this.repo.replaceImages(core, stored, name, buildSearchText(name, [], []), manager);
         const job = await this.jobs.createJob(ctx.orgId, id, manager);
-        await this.repo.setCurrentJob(manager, id, job.id);
+        await this.repo.setCurrentJob(id, job.id, manager);
         return { jobId: job.id, oldKeys: (core.images ?? []).map((i) => i.storageKey) };
       });
     } catch (err) {
@@ -167,11 +162,11 @@ export class CoresService {
   async remove(ctx: OrgContext, id: string): Promise<CoreDeleteResponseDto> {
     if (!isUuid(id)) throw new NotFoundException('Core not found.');
     const result = await this.repo.transaction(async (manager) => {
-      const core = await this.repo.lockByIdForOrg(manager, ctx.orgId, id);
+      const core = await this.repo.lockByIdForOrg(ctx.orgId, id, manager);
       if (!core) throw new NotFoundException('Core not found.');
       const keys = (core.images ?? []).map((i) => i.storageKey);
       const { purged, failed } = await this.images.purge(keys);
-      await this.repo.deleteCore(manager, ctx.orgId, id);
+      await this.repo.deleteCore(ctx.orgId, id, manager);
       await this.audit.record(
         ctx,
         {
@@ -192,7 +187,8 @@ export class CoresService {
     const core = isUuid(id) ? await this.repo.readSearchProfile(ctx.orgId, id) : null;
     if (!core) throw new NotFoundException('Core not found.');
     if (core.status !== 'ready' || core.taste === null) {
-      throw new ConflictException(
+      throw new CoresException(
+        CoreErrorCode.NotReady,
         `Core ${id} has no ready taste profile (coreStatus is ${core.status}): poll GET /api/v1/org/cores/${id} until it is ready, then retry.`,
       );
     }
@@ -231,10 +227,10 @@ export class CoresService {
     } catch (err) {
       this.logger.error(`could not enqueue job ${jobId} for core ${coreId}: ${String(err)}`);
       await this.repo.transaction(async (manager) => {
-        await this.repo.applyFailure(manager, coreId, jobId, ENQUEUE_FAILED);
+        await this.repo.applyFailure(coreId, jobId, ENQUEUE_FAILED, manager);
         await this.jobs.markFailed(jobId, ENQUEUE_FAILED, manager);
       });
-      throw new ServiceUnavailableException(`${ENQUEUE_FAILED} (core ${coreId})`);
+      throw new JobsException(JobErrorCode.EnqueueFailed, `${ENQUEUE_FAILED} (core ${coreId})`);
     }
   }
 

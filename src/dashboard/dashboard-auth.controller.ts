@@ -37,13 +37,13 @@ export class DashboardAuthController {
       await rotateSession(req, user);
     });
     if (!error) return res.redirect(303, next);
-    if (error instanceof TooManySignInAttemptsException) {
-      res.setHeader('Retry-After', String(error.retryAfterSeconds));
+    if (error.exception instanceof TooManySignInAttemptsException) {
+      res.setHeader('Retry-After', String(error.exception.retryAfterSeconds));
     }
     res
-      .status(error.getStatus())
+      .status(error.status)
       .type('html')
-      .send(this.signInHtml(req, next, form.email, error.message));
+      .send(this.signInHtml(req, next, form.email, error.text));
   }
 
   @Post('sign-out')

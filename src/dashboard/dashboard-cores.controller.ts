@@ -144,7 +144,7 @@ export class DashboardCoresController {
     const core = await this.cores.get(viewer.ctx, id);
     const { value: result, error } = await runAction(() => this.cores.search(viewer.ctx, id, form));
     res
-      .status(error ? error.getStatus() : 200)
+      .status(error ? error.status : 200)
       .type('html')
       .send(
         this.views.render('search', {
@@ -153,7 +153,7 @@ export class DashboardCoresController {
           genders: PRODUCT_GENDERS,
           form,
           result,
-          error: error?.message ?? null,
+          error: error?.text ?? null,
         }),
       );
   }

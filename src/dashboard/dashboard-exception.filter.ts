@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Response } from 'express';
 import { DashboardRequest, SignInRequiredException } from './dashboard-session';
 import { DashboardViews } from './dashboard-views';
-import { httpErrorMessage } from '../common/http-exception.filter';
+import { userErrorText } from './user-error';
 
 /** Dashboard errors are HTML pages; an anonymous visitor is sent to the sign-in page. */
 @Catch()
@@ -24,7 +24,7 @@ export class DashboardExceptionFilter implements ExceptionFilter {
     let message = 'Something went wrong. Please try again.';
     if (exception instanceof HttpException) {
       status = exception.getStatus();
-      message = httpErrorMessage(exception);
+      message = userErrorText(exception);
     }
     if (status >= 500) {
       this.logger.error(

@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { newCsrfToken } from './csrf';
 import { DashboardViewer } from './dashboard-session';
 import { NavSection, PageBase } from './dashboard-views';
+import { isUserError, userErrorText } from './user-error';
 
 /** Session lifecycle, page layout fields and form-action outcomes shared by the dashboard's controllers. */
 
@@ -54,25 +55,25 @@ export function base(req: Request, viewer: DashboardViewer, title: string, activ
   return { title, active, viewer, csrfToken: viewer.csrfToken, flash: takeFlash(req) };
 }
 
-/**
- * The dashboard's one user-error rule: a 4xx other than 404 is shown on the page it came from (as
- * the exception's message); 404 and everything else go on to DashboardExceptionFilter's error page.
- */
-export function isUserError(err: unknown): err is HttpException {
-  return (
-    err instanceof HttpException && err.getStatus() >= 400 && err.getStatus() < 500 && err.getStatus() !== 404
-  );
+/** A user error as the page shows it: its status and the dashboard's words for it (user-error.ts). */
+export interface UserError {
+  status: number;
+  text: string;
+  exception: HttpException;
 }
 
-export type ActionOutcome<T> = { value: T; error: null } | { value: null; error: HttpException };
+export type ActionOutcome<T> = { value: T; error: null } | { value: null; error: UserError };
 
-/** Runs a form's action: a user error is returned to be shown on the page, anything else is thrown. */
+/**
+ * Runs a form's action: a user error (isUserError: a 4xx other than 404) is returned to be shown on the
+ * page, anything else is thrown to DashboardExceptionFilter's error page.
+ */
 export async function runAction<T>(action: () => Promise<T>): Promise<ActionOutcome<T>> {
   try {
     return { value: await action(), error: null };
   } catch (err: unknown) {
     if (!isUserError(err)) throw err;
-    return { value: null, error: err };
+    return { value: null, error: { status: err.getStatus(), text: userErrorText(err), exception: err } };
   }
 }
 
@@ -85,5 +86,5 @@ export interface FormOutcome {
 /** The action's notice, or its user error as an error notice. */
 export async function actionNotice<T>(action: () => Promise<T>, notice: (value: T) => Flash): Promise<Flash> {
   const { value, error } = await runAction(action);
-  return error ? { kind: 'error', text: error.message } : notice(value as T);
+  return error ? { kind: 'error', text: error.text } : notice(value as T);
 }

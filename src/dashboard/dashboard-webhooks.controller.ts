@@ -51,7 +51,7 @@ export class DashboardWebhooksController {
     );
     const { webhooks } = await this.webhooks.list(viewer.ctx);
     res
-      .status(error ? error.getStatus() : 201)
+      .status(error ? error.status : 201)
       .type('html')
       .send(
         this.views.render('webhooks', {
@@ -59,7 +59,7 @@ export class DashboardWebhooksController {
           webhooks,
           events: WEBHOOK_EVENTS,
           created,
-          error: error?.message ?? null,
+          error: error?.text ?? null,
           form: created ? {} : form,
         }),
       );

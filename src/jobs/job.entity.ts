@@ -8,7 +8,6 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from 'typeorm';
-import { CoreEntity } from '../cores/core.entity';
 import type { GenerationStatus } from './job.types';
 
 /** A taste generation job, visible through GET /jobs/{jobId}. Deleted with its core. */
@@ -20,9 +19,10 @@ export class JobEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ name: 'org_id', type: 'uuid' }) orgId!: string;
   @Column({ name: 'core_id', type: 'uuid' }) coreId!: string;
-  @ManyToOne(() => CoreEntity, { onDelete: 'CASCADE' })
+  // The core by entity name, not by class: jobs/ does not import cores/ (cores depends on jobs).
+  @ManyToOne('CoreEntity', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'core_id', foreignKeyConstraintName: 'FK_jobs_core' })
-  core?: CoreEntity;
+  core?: unknown;
   @Column({ type: 'varchar', length: 16 }) status!: GenerationStatus;
   @Column({ type: 'text', nullable: true }) error!: string | null;
   @Column({ type: 'integer', default: 0 }) attempts!: number;

@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger, NotFoundException, OnApplicationShutdown } 
 import { Queue } from 'bullmq';
 import { EntityManager } from 'typeorm';
 import { OrgContext } from '../auth/org-context';
-import { isUuid } from '../database/pg-errors';
+import { isUuid } from '../common/validation';
 import { JobResponseDto } from './dto/job.dto';
 import { JobEntity } from './job.entity';
 import {

@@ -10,6 +10,7 @@ import { ProductsService } from '../products/products.service';
 import { RateLimitCategory, RateLimitService } from '../throttling/rate-limit.service';
 import { ToolArgs } from './mcp-schemas';
 import { MCP_TOOLS, ToolName } from './mcp-tool-definitions';
+import { errorReason } from '../common/domain-exception';
 import { httpErrorMessage } from '../common/http-exception.filter';
 
 const INSTRUCTIONS =
@@ -187,14 +188,33 @@ export class McpToolsService {
     try {
       return await fn();
     } catch (err: unknown) {
-      let message: string;
-      if (err instanceof ToolFailure) message = err.message;
-      else if (err instanceof HttpException) message = httpErrorMessage(err);
-      else {
-        this.logger.error({ err }, err instanceof Error ? (err.stack ?? err.message) : String(err));
-        message = 'Internal server error.';
-      }
-      return { content: [{ type: 'text', text: message }], isError: true };
+      return this.toolError(err);
     }
+  }
+
+  /**
+   * The MCP mapping of errors (docs/decisions/0038): the REST message as the text, and in `_meta.error`
+   * the REST body's `status` and, when the error has one, its domain `reason` (structuredContent is
+   * left out: clients check it against the tool's output schema even on errors).
+   */
+  private toolError(err: unknown): CallToolResult {
+    let message: string;
+    let status = 500;
+    if (err instanceof ToolFailure) {
+      message = err.message;
+      status = 400;
+    } else if (err instanceof HttpException) {
+      message = httpErrorMessage(err);
+      status = err.getStatus();
+    } else {
+      this.logger.error({ err }, err instanceof Error ? (err.stack ?? err.message) : String(err));
+      message = 'Internal server error.';
+    }
+    const reason = errorReason(err);
+    return {
+      content: [{ type: 'text', text: message }],
+      isError: true,
+      _meta: { error: { status, ...(reason ? { reason } : {}) } },
+    };
   }
 }

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from '../app.module';
 import { buildConfig, validateEnv } from '../config/configuration';
+import { documentErrorReasons } from './error-reasons';
 
 /** Builds the OpenAPI document from the decorators. operationId = handler method name. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -32,7 +33,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const doc = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (_controllerKey: string, methodKey: string) => methodKey,
   });
-  return normaliseDocument(doc);
+  return normaliseDocument(documentErrorReasons(doc));
 }
 
 function sortKeys<T>(value: T): T {

@@ -1,4 +1,3 @@
-import { BadRequestException } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import sharp from 'sharp';
 import { crc32 } from 'node:zlib';
@@ -7,6 +6,7 @@ import type { AllConfig } from '../config/configuration';
 import { ImageIngestionService, type ImageSource } from './image-ingestion.service';
 import { ImageRejectedError, STORED_MAX_EDGE } from './image-limits';
 import { SafeImageFetcher } from './safe-image-fetcher';
+import { ImageErrorCode, ImageIngestionException } from './storage.exception';
 
 // Only loopback is ever contacted: the fixture on localhost, and refused connections never leave.
 
@@ -16,16 +16,22 @@ function serviceWith(ingest: Partial<AllConfig['ingest']> = {}): ImageIngestionS
   return new ImageIngestionService(config);
 }
 
-async function rejection(promise: Promise<unknown>): Promise<string> {
+/** The 400 a refused ingestion throws: its message and its domain reason. */
+async function refusal(promise: Promise<unknown>): Promise<{ message: string; reason: ImageErrorCode }> {
   try {
     await promise;
   } catch (err) {
-    expect(err).toBeInstanceOf(BadRequestException);
-    const message = (err as BadRequestException).message;
+    expect(err).toBeInstanceOf(ImageIngestionException);
+    const { message, reason } = err as ImageIngestionException;
+    expect((err as ImageIngestionException).getStatus()).toBe(400);
     expect(message).not.toMatch(/\n\s+at /); // no stack trace
-    return message;
+    return { message, reason };
   }
   throw new Error('expected a 400');
+}
+
+async function rejection(promise: Promise<unknown>): Promise<string> {
+  return (await refusal(promise)).message;
 }
 
 const url = (u: string): ImageSource => ({ kind: 'url', url: u });
@@ -229,24 +235,30 @@ describe('ImageIngestionService', () => {
     });
 
     it.each([
-      ['/image.svg', 'format svg is not accepted'],
-      ['/text.html', 'content type text/html is not an image'],
-      ['/fake.png', 'content is not a decodable image'],
-      ['/big.png', 'image is 10 MB or larger'],
-      ['/big-stream.png', 'image is 10 MB or larger'],
-      ['/status/404', 'the server answered HTTP 404'],
-      ['/status/500', 'the server answered HTTP 500'],
-    ])('rejects %s', async (path, reason) => {
-      const message = await rejection(open.ingestAll([url(`${fixture.origin}${path}`)]));
+      ['/image.svg', 'format svg is not accepted', ImageErrorCode.Rejected],
+      ['/text.html', 'content type text/html is not an image', ImageErrorCode.Rejected],
+      ['/fake.png', 'content is not a decodable image', ImageErrorCode.Rejected],
+      ['/big.png', 'image is 10 MB or larger', ImageErrorCode.Rejected],
+      ['/big-stream.png', 'image is 10 MB or larger', ImageErrorCode.Rejected],
+      ['/status/404', 'the server answered HTTP 404', ImageErrorCode.FetchFailed],
+      ['/status/500', 'the server answered HTTP 500', ImageErrorCode.FetchFailed],
+      ['/redirect-chain/4', 'too many redirects', ImageErrorCode.FetchFailed],
+      ['/redirect-loopback', 'redirect to https://127.0.0.1', ImageErrorCode.Rejected],
+    ])('rejects %s', async (path, reason, code) => {
+      const { message, reason: domainReason } = await refusal(
+        open.ingestAll([url(`${fixture.origin}${path}`)]),
+      );
       expect(message.startsWith(`image 1 (${fixture.origin}${path}): ${reason}`)).toBe(true);
+      expect(domainReason).toBe(code);
     });
 
     it('times out on a response that never finishes', async () => {
       const quick = serviceWith({ allowedHosts: ['localhost'], timeoutMs: 300 });
       try {
         const started = Date.now();
-        const message = await rejection(quick.ingestAll([url(`${fixture.origin}/slow.png`)]));
+        const { message, reason } = await refusal(quick.ingestAll([url(`${fixture.origin}/slow.png`)]));
         expect(message).toContain('timed out after 300 ms');
+        expect(reason).toBe(ImageErrorCode.FetchFailed);
         expect(Date.now() - started).toBeLessThan(3000);
       } finally {
         await quick.onModuleDestroy();

@@ -1,4 +1,4 @@
-import { BadRequestException, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AllConfig } from '../config/configuration';
 import { mapBounded } from '../common/concurrency';
@@ -6,6 +6,7 @@ import { DATA_URL_PREFIX, decodeImageDataUrl } from './data-url';
 import { ImageRejectedError, INGEST_CONCURRENCY } from './image-limits';
 import { IngestedImage, verifyAndNormalizeImage } from './image-verifier';
 import { describeUrl, SafeImageFetcher } from './safe-image-fetcher';
+import { ImageErrorCode, ImageIngestionException } from './storage.exception';
 
 export type { IngestedImage } from './image-verifier';
 
@@ -40,7 +41,10 @@ export class ImageIngestionService implements OnModuleDestroy {
         }
       } catch (err) {
         if (!(err instanceof ImageRejectedError)) throw err;
-        throw new BadRequestException(`image ${index + 1} (${describeSource(source)}): ${err.message}`);
+        throw ImageIngestionException.of(
+          err,
+          `image ${index + 1} (${describeSource(source)}): ${err.message}`,
+        );
       }
     });
   }
@@ -49,7 +53,7 @@ export class ImageIngestionService implements OnModuleDestroy {
    * Ingests all sources at once (INGEST_CONCURRENCY; the decodes are bounded per process), in order.
    * `then`, when given, runs on each image as soon as it is ingested (e.g. to store it) and its result
    * takes the image's place. After a failure no further source is started; once the running ones have
-   * settled, the failure of the lowest position is thrown (a BadRequestException for a bad image).
+   * settled, the failure of the lowest position is thrown (an ImageIngestionException, a 400, for a bad image).
    */
   ingestAll(sources: readonly ImageSource[]): Promise<IngestedImage[]>;
   ingestAll<R>(
@@ -75,17 +79,14 @@ export class ImageIngestionService implements OnModuleDestroy {
           : decodeImageDataUrl(source.dataUrl);
       return await verifyAndNormalizeImage(bytes);
     } catch (err) {
-      let reason: string;
-      if (err instanceof ImageRejectedError) {
-        reason = err.message;
-      } else {
-        this.logger.error(
-          `image ${index + 1}: unexpected ingestion failure`,
-          err instanceof Error ? err.stack : err,
-        );
-        reason = 'could not be processed';
-      }
-      throw new BadRequestException(`image ${index + 1} (${describeSource(source)}): ${reason}`);
+      const where = `image ${index + 1} (${describeSource(source)})`;
+      if (err instanceof ImageRejectedError)
+        throw ImageIngestionException.of(err, `${where}: ${err.message}`);
+      this.logger.error(
+        `image ${index + 1}: unexpected ingestion failure`,
+        err instanceof Error ? err.stack : err,
+      );
+      throw new ImageIngestionException(ImageErrorCode.Rejected, `${where}: could not be processed`);
     }
   }
 

@@ -2,14 +2,8 @@ import { OutboundRejectedError } from './safe-outbound';
 
 /** Every image must be under 10 MB (README, Images: ingestion, SSRF rules and storage): at most this many bytes. */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024 - 1;
-/**
- * sharp trusts header dimensions; refuse decoding anything larger than this many pixels (checked on the
- * header, before any decode). Scaling to STORED_MAX_EDGE mostly streams (sequential read), but where the
- * whole decoded image must be held (an EXIF rotation without shrink-on-load) 24 MP (6000x4000, a
- * 24-megapixel camera) is about 72-96 MB, and DECODE_CONCURRENCY bounds how many run at once. At the
- * former 50 MP cap a 190 KB data URL of a 7000x7000 PNG cost about 200 MB a decode (issue 16).
- */
-export const MAX_IMAGE_PIXELS = 24_000_000;
+// The decompression-bomb bound, shared with the taste engine's decode: src/common/image-bounds.ts.
+export { MAX_IMAGE_PIXELS } from '../common/image-bounds';
 /**
  * Longest edge of a stored image, in pixels: larger images are scaled down to fit (never up) when they
  * are re-encoded. It serves every reader: the API's image URLs, the dashboard, the local taste engine
@@ -33,5 +27,16 @@ export class ImageRejectedError extends OutboundRejectedError {
   constructor(reason: string) {
     super(reason);
     this.name = 'ImageRejectedError';
+  }
+}
+
+/**
+ * An image URL that could not be fetched (network failure, timeout, HTTP status other than 2xx, a
+ * broken redirect) as opposed to one refused by policy or content: the same URL may work later.
+ */
+export class ImageFetchFailedError extends ImageRejectedError {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'ImageFetchFailedError';
   }
 }

@@ -1,16 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { Client } from 'minio';
+import type { S3Config } from '../config/configuration';
 import { assertValidKey, IMAGE_CACHE_CONTROL, ImageStore, isValidImageKey } from './image-store';
 
-export interface S3ImageStoreOptions {
-  endpoint: string;
-  bucket: string;
-  accessKey: string;
-  secretKey: string;
-  region: string;
-  /** Base URL images are publicly served from; empty means `${endpoint}/${bucket}`. */
-  publicUrl: string;
-}
+export type S3ImageStoreOptions = S3Config;
 
 const NOT_FOUND_CODES = new Set(['NotFound', 'NoSuchKey', 'NoSuchObject']);
 

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { request } from 'undici';
-import { ImageRejectedError, MAX_IMAGE_BYTES, MAX_REDIRECTS } from './image-limits';
-import { describeUrl, Resolver, SafeOutbound } from './safe-outbound';
+import { ImageFetchFailedError, ImageRejectedError, MAX_IMAGE_BYTES, MAX_REDIRECTS } from './image-limits';
+import { describeUrl, OutboundRejectedError, Resolver, SafeOutbound } from './safe-outbound';
 
 export { describeUrl } from './safe-outbound';
 
@@ -57,13 +57,17 @@ export class SafeImageFetcher {
     return this.outbound.checkUrl(raw);
   }
 
-  /** Fetches one image URL; throws ImageRejectedError with a short reason on any failure. */
+  /**
+   * Fetches one image URL; throws ImageRejectedError with a short reason on any failure, an
+   * ImageFetchFailedError when the URL could not be fetched (network, timeout, HTTP status).
+   */
   async fetch(rawUrl: string): Promise<FetchedImage> {
     const signal = AbortSignal.timeout(this.timeoutMs);
     try {
       return await this.follow(rawUrl, signal);
     } catch (err) {
-      throw this.outbound.failure(err, signal);
+      if (err instanceof OutboundRejectedError) throw err;
+      throw new ImageFetchFailedError(this.outbound.failure(err, signal).message);
     }
   }
 
@@ -88,22 +92,22 @@ export class SafeImageFetcher {
         discard(body);
         const location = firstHeader(headers['location']);
         if (!location)
-          throw new ImageRejectedError(`redirect (HTTP ${statusCode}) without a Location header`);
+          throw new ImageFetchFailedError(`redirect (HTTP ${statusCode}) without a Location header`);
         if (hop >= this.maxRedirects) {
-          throw new ImageRejectedError(`too many redirects (more than ${this.maxRedirects})`);
+          throw new ImageFetchFailedError(`too many redirects (more than ${this.maxRedirects})`);
         }
         let next: URL;
         try {
           next = new URL(location, url);
         } catch {
-          throw new ImageRejectedError('redirect to an invalid URL');
+          throw new ImageFetchFailedError('redirect to an invalid URL');
         }
         url = this.checkRedirect(next);
         continue;
       }
       if (statusCode < 200 || statusCode > 299) {
         discard(body);
-        throw new ImageRejectedError(`the server answered HTTP ${statusCode}`);
+        throw new ImageFetchFailedError(`the server answered HTTP ${statusCode}`);
       }
       const contentType = (firstHeader(headers['content-type']) ?? '').trim();
       const mediaType = contentType.split(';')[0].trim().toLowerCase();

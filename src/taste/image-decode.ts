@@ -1,7 +1,7 @@
 import { converter } from 'culori';
 import sharp from 'sharp';
 // The decompression-bomb guard ingestion applies, applied again to bytes that reach the analyst.
-import { MAX_IMAGE_PIXELS } from '../storage/image-limits';
+import { MAX_IMAGE_PIXELS } from '../common/image-bounds';
 import { ANALYSIS } from './image-thresholds';
 import { TasteGenerationError } from './taste.types';
 

@@ -48,14 +48,14 @@ export class WebhooksRepository {
    * Counts the organization's endpoints while holding its row lock, so two parallel registrations
    * cannot both see room for one more (call inside a transaction).
    */
-  async lockAndCountForOrg(manager: EntityManager, orgId: string): Promise<number> {
+  async lockAndCountForOrg(orgId: string, manager: EntityManager): Promise<number> {
     await manager.query('SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE', [orgId]);
     return manager.getRepository(WebhookEndpointEntity).count({ where: { orgId } });
   }
 
   insertEndpoint(
-    manager: EntityManager,
     row: Pick<WebhookEndpointEntity, 'orgId' | 'url' | 'events' | 'description' | 'secret'>,
+    manager: EntityManager,
   ): Promise<WebhookEndpointEntity> {
     const repo = manager.getRepository(WebhookEndpointEntity);
     return repo.save(repo.create(row));
@@ -87,7 +87,7 @@ export class WebhooksRepository {
    * Deletes the endpoint (its deliveries and attempts go with it, by cascade) and returns the ids of
    * its deliveries that were still pending, so their queued jobs can be dropped. Null when not found.
    */
-  async deleteForOrg(manager: EntityManager, orgId: string, id: string): Promise<string[] | null> {
+  async deleteForOrg(orgId: string, id: string, manager: EntityManager): Promise<string[] | null> {
     const pending = await manager
       .getRepository(WebhookDeliveryEntity)
       .find({ select: { id: true }, where: { orgId, webhookId: id, state: 'pending' } });
@@ -96,7 +96,7 @@ export class WebhooksRepository {
   }
 
   /** The organization's endpoints subscribed to `event`. */
-  subscribers(manager: EntityManager, orgId: string, event: WebhookEvent): Promise<WebhookEndpointEntity[]> {
+  subscribers(orgId: string, event: WebhookEvent, manager: EntityManager): Promise<WebhookEndpointEntity[]> {
     return manager
       .getRepository(WebhookEndpointEntity)
       .createQueryBuilder('e')
@@ -105,8 +105,8 @@ export class WebhooksRepository {
   }
 
   async insertDeliveries(
-    manager: EntityManager,
     rows: Pick<WebhookDeliveryEntity, 'orgId' | 'webhookId' | 'event' | 'payload'>[],
+    manager: EntityManager,
   ): Promise<string[]> {
     if (rows.length === 0) return [];
     const repo = manager.getRepository(WebhookDeliveryEntity);

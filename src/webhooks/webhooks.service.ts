@@ -14,7 +14,7 @@ import { EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { OrgContext } from '../auth/org-context';
 import { AllConfig } from '../config/configuration';
-import { isUuid } from '../database/pg-errors';
+import { isUuid } from '../common/validation';
 import { MetricsService, QUEUE_STATES } from '../metrics/metrics.service';
 import { describeUrl, OutboundRejectedError, SafeOutbound } from '../storage/safe-outbound';
 import {
@@ -83,19 +83,22 @@ export class WebhooksService implements OnModuleDestroy {
     const events = dto.events ?? [...WEBHOOK_EVENTS];
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
     const endpoint = await this.repo.transaction(async (manager) => {
-      const count = await this.repo.lockAndCountForOrg(manager, ctx.orgId);
+      const count = await this.repo.lockAndCountForOrg(ctx.orgId, manager);
       if (count >= MAX_WEBHOOKS_PER_ORG) {
         throw new ConflictException(
           `An organization can have at most ${MAX_WEBHOOKS_PER_ORG} webhook endpoints: delete one first.`,
         );
       }
-      const row = await this.repo.insertEndpoint(manager, {
-        orgId: ctx.orgId,
-        url,
-        events,
-        description: dto.description ?? null,
-        secret,
-      });
+      const row = await this.repo.insertEndpoint(
+        {
+          orgId: ctx.orgId,
+          url,
+          events,
+          description: dto.description ?? null,
+          secret,
+        },
+        manager,
+      );
       await this.audit.record(
         ctx,
         {
@@ -126,7 +129,7 @@ export class WebhooksService implements OnModuleDestroy {
     if (!isUuid(id)) throw new NotFoundException('Webhook not found.');
     const pending = await this.repo.transaction(async (manager) => {
       const endpoint = await this.repo.findByIdForOrg(ctx.orgId, id);
-      const dropped = endpoint ? await this.repo.deleteForOrg(manager, ctx.orgId, id) : null;
+      const dropped = endpoint ? await this.repo.deleteForOrg(ctx.orgId, id, manager) : null;
       if (!endpoint || !dropped) throw new NotFoundException('Webhook not found.');
       await this.audit.record(
         ctx,
@@ -149,14 +152,17 @@ export class WebhooksService implements OnModuleDestroy {
   async sendTest(ctx: OrgContext, id: string): Promise<WebhookTestResponseDto> {
     const endpoint = await this.findOr404(ctx, id);
     const [deliveryId] = await this.repo.transaction((manager) =>
-      this.repo.insertDeliveries(manager, [
-        {
-          orgId: ctx.orgId,
-          webhookId: endpoint.id,
-          event: WEBHOOK_TEST_EVENT,
-          payload: eventBody(WEBHOOK_TEST_EVENT, new Date(), { webhookId: endpoint.id }),
-        },
-      ]),
+      this.repo.insertDeliveries(
+        [
+          {
+            orgId: ctx.orgId,
+            webhookId: endpoint.id,
+            event: WEBHOOK_TEST_EVENT,
+            payload: eventBody(WEBHOOK_TEST_EVENT, new Date(), { webhookId: endpoint.id }),
+          },
+        ],
+        manager,
+      ),
     );
     await this.enqueue([deliveryId]);
     return { status: 202, deliveryId };
@@ -185,17 +191,17 @@ export class WebhooksService implements OnModuleDestroy {
    * {@link enqueue} after the commit.
    */
   async recordCoreEvent(
-    manager: EntityManager,
     orgId: string,
     event: WebhookEvent,
     data: CoreEventData,
+    manager: EntityManager,
   ): Promise<string[]> {
-    const endpoints = await this.repo.subscribers(manager, orgId, event);
+    const endpoints = await this.repo.subscribers(orgId, event, manager);
     if (endpoints.length === 0) return [];
     const payload = eventBody(event, new Date(), data);
     return this.repo.insertDeliveries(
-      manager,
       endpoints.map((e) => ({ orgId, webhookId: e.id, event, payload })),
+      manager,
     );
   }
 

@@ -28,19 +28,24 @@ describe('authentication and GET /api/v1/org/me (e2e)', () => {
   });
 
   it.each([
-    ['no Authorization header', undefined],
-    ['a non-bearer scheme', `Basic ${Buffer.from('a:b').toString('base64')}`],
-    ['an empty bearer', 'Bearer '],
-    ['a malformed key', 'Bearer not-a-key'],
-    ['a well-shaped key with a bad checksum', 'Bearer tpk_' + 'A'.repeat(38)],
-    ['an unknown well-formed key', `Bearer ${generateApiKey()}`],
-  ])('gives 401 with the error body for %s', async (_label, header) => {
+    ['no Authorization header', undefined, 'api_key_missing'],
+    ['a non-bearer scheme', `Basic ${Buffer.from('a:b').toString('base64')}`, 'api_key_missing'],
+    ['an empty bearer', 'Bearer ', 'api_key_missing'],
+    ['a malformed key', 'Bearer not-a-key', 'api_key_invalid'],
+    ['a well-shaped key with a bad checksum', 'Bearer tpk_' + 'A'.repeat(38), 'api_key_invalid'],
+    ['an unknown well-formed key', `Bearer ${generateApiKey()}`, 'api_key_invalid'],
+  ])('gives 401 with the error body for %s', async (_label, header, reason) => {
     for (const path of ['/api/v1/org/me', '/api/v1/org/no-such-route']) {
       const req = http().get(path);
       if (header !== undefined) req.set('Authorization', header);
       const res = await req.expect(401);
       if (path === '/api/v1/org/me') assertMatchesContract('get', path, 401, res.body);
-      expect(res.body).toMatchObject({ status: 401, message: expect.any(String) });
+      expect(res.body).toMatchObject({
+        status: 401,
+        message: expect.any(String),
+        code: 'unauthorized',
+        reason,
+      });
       expect(res.headers['www-authenticate']).toBe('Bearer');
     }
   });
@@ -65,7 +70,13 @@ describe('authentication and GET /api/v1/org/me (e2e)', () => {
     const keys = t.app.get(ApiKeysService);
     await keys.revokeKey(await keys.cliContext(org.orgId), second.id);
     const res = await http().get('/api/v1/org/me').set('Authorization', `Bearer ${second.key}`).expect(401);
-    expect(res.body).toEqual(expect.objectContaining({ status: 401, message: 'API key has been revoked.' }));
+    expect(res.body).toEqual(
+      expect.objectContaining({
+        status: 401,
+        message: 'API key has been revoked.',
+        reason: 'api_key_revoked',
+      }),
+    );
     await http().get('/api/v1/org/me').set('Authorization', `Bearer ${org.key}`).expect(200);
   });
 

@@ -176,6 +176,7 @@ describe('cores: create (e2e)', () => {
       });
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(message);
+      expect(res.body).toMatchObject({ code: 'bad_request', reason: 'image_rejected' });
       expect(filesUnder(s.t.config.storage.dir).length).toBe(before);
       expect((await s.A().get('/api/v1/org/cores?limit=1')).body.total).toBe(list.body.total);
     });
@@ -193,6 +194,7 @@ describe('cores: create (e2e)', () => {
       expect(res.body.message).toBe(
         `image 2 (${s.fixture.origin}/delay/500/status/404): the server answered HTTP 404`,
       );
+      expect(res.body).toMatchObject({ code: 'bad_request', reason: 'image_fetch_failed' });
       expect(s.fixture.hits.length).toBe(hitsBefore + 2); // both URLs were fetched, at once
       expect(filesUnder(s.t.config.storage.dir).length).toBe(before);
       expect((await s.A().get('/api/v1/org/cores?limit=1')).body.total).toBe(list.body.total);
@@ -212,6 +214,7 @@ describe('cores: create (e2e)', () => {
         const res = await s.A().post('/api/v1/org/cores', { name: 'x', imageUrls: [url] });
         expect(res.status).toBe(400);
         expect(res.body.message).toMatch(/^image 1 /);
+        expect(res.body.reason).toBe('image_rejected');
       }
       expect(s.fixture.hits.length).toBe(hitsBefore);
     });
@@ -224,6 +227,7 @@ describe('cores: create (e2e)', () => {
       });
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(/^image 2 /);
+      expect(res.body.reason).toBe('image_rejected');
       expect(s.fixture.hits.length).toBe(hitsBefore);
     });
   });

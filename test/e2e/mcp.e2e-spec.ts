@@ -14,6 +14,7 @@ interface ToolResult {
   content?: { type: string; text?: string }[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
+  _meta?: { error?: { status?: number; reason?: string } };
 }
 
 interface ToolInfo {
@@ -191,6 +192,7 @@ describe('MCP server at POST /mcp (e2e)', () => {
           .get('/api/v1/org/cores/no-such-core')
           .set('Authorization', `Bearer ${org.key}`);
         expect(text(missing)).toBe(rest404.body.message);
+        expect(missing._meta?.error).toEqual({ status: 404 });
 
         const invalid = await mcp.call('create_core', { name: '', images: ['not-a-data-url'] });
         expect(invalid.isError).toBe(true);
@@ -217,6 +219,7 @@ describe('MCP server at POST /mcp (e2e)', () => {
         const early = await mcp.call('search_products', { coreId });
         expect(early.isError).toBe(true);
         expect(text(early)).toMatch(/has no ready taste profile/);
+        expect(early._meta?.error).toEqual({ status: 409, reason: 'core_not_ready' });
       });
     },
   );
@@ -229,6 +232,7 @@ describe('MCP server at POST /mcp (e2e)', () => {
       const refused = await mcp.call('create_core', { name: 'one too many', images: [png] });
       expect(refused.isError).toBe(true);
       expect(text(refused)).toMatch(RATE_LIMITED);
+      expect(refused._meta?.error).toEqual({ status: 429, reason: 'rate_limited' });
       const list = await http()
         .get('/api/v1/org/cores')
         .set('Authorization', `Bearer ${org.key}`)

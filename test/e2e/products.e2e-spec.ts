@@ -165,6 +165,7 @@ describe('POST /api/v1/org/cores/{id}/products (e2e)', () => {
     expect(res.status).toBe(409);
     assertMatchesContract('POST', `/api/v1/org/cores/${created.body.coreId}/products`, 409, res.body);
     expect(res.body.message).toMatch(/poll/i);
+    expect(res.body).toMatchObject({ code: 'conflict', reason: 'core_not_ready' });
   });
 });
 

@@ -30,7 +30,7 @@ describe('rate limits: general per-key budget (e2e)', () => {
       expect(Number(res.headers['x-ratelimit-reset'])).toBeLessThanOrEqual(60);
     }
     const res = await me(org.key).expect(429);
-    expect(res.body).toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(res.body).toMatchObject({ status: 429, code: 'rate_limited', reason: 'rate_limited' });
     expect(res.body.message).toMatch(/^Rate limit exceeded: try again in \d+ seconds?\.$/);
     const seconds = Number(/in (\d+) second/.exec(res.body.message)?.[1]);
     expect(seconds).toBeGreaterThanOrEqual(55);
@@ -127,7 +127,7 @@ describe('rate limits: creation and search budgets per organization (e2e)', () =
     const res = await create(org.key, { name: 'refused', imageUrls: [`${fixture.origin}/red.png`] }).expect(
       429,
     );
-    expect(res.body).toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(res.body).toMatchObject({ status: 429, code: 'rate_limited', reason: 'rate_limited' });
     expect(res.body.message).toMatch(/^Rate limit exceeded: try again in \d+ seconds?\.$/);
     const seconds = Number(/in (\d+) second/.exec(res.body.message)?.[1]);
     expect(seconds).toBeGreaterThanOrEqual(1);
@@ -184,7 +184,7 @@ describe('rate limits: creation and search budgets per organization (e2e)', () =
       .set(auth)
       .send({ imageUrls: [`${fixture.origin}/red.png`] })
       .expect(429);
-    expect(refused.body).toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(refused.body).toMatchObject({ status: 429, code: 'rate_limited', reason: 'rate_limited' });
     expect(refused.body.message).toMatch(/try again in \d+ seconds?/);
     expect(refused.headers['x-ratelimit-remaining-create']).toBe('0');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);

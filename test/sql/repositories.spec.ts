@@ -19,6 +19,7 @@ import { IdempotencyService } from '../../src/idempotency/idempotency.service';
 import { JobEntity } from '../../src/jobs/job.entity';
 import { JobsRepository } from '../../src/jobs/jobs.repository';
 import { OrganizationEntity } from '../../src/organizations/organization.entity';
+import { OrganizationsRepository } from '../../src/organizations/organizations.repository';
 import { WebhookAttemptEntity } from '../../src/webhooks/webhook-attempt.entity';
 import { WebhookDeliveryEntity } from '../../src/webhooks/webhook-delivery.entity';
 import { WebhookEndpointEntity } from '../../src/webhooks/webhook-endpoint.entity';
@@ -79,11 +80,13 @@ describe('SQL of the repositories (test/sql/*.repository.sql)', () => {
     await db.destroy();
   });
 
-  it('ApiKeysRepository, CoresRepository, JobsRepository, WebhooksRepository, audit and idempotency', async () => {
-    const keys = new ApiKeysRepository(db.getRepository(ApiKeyEntity), db.getRepository(OrganizationEntity));
-    const org = await keys.createOrg(`SQL snapshots ${randomUUID()}`);
+  it('OrganizationsRepository, ApiKeysRepository, CoresRepository, JobsRepository, WebhooksRepository, audit and idempotency', async () => {
+    const keys = new ApiKeysRepository(db.getRepository(ApiKeyEntity));
+    const orgs = new OrganizationsRepository(db.getRepository(OrganizationEntity));
+    const org = await orgs.insert(`SQL snapshots ${randomUUID()}`);
     const key = await keys.insert(org.id, 'snapshot key', 'tp_snap', randomUUID());
-    const keyEntries = await apiKeyEntries(keys, org.id, key.id, org.name);
+    const keyEntries = await apiKeyEntries(keys, org.id, key.id);
+    const orgEntries = await organizationEntries(orgs, org.id, org.name);
     const cores = new CoresRepository(db.getRepository(CoreEntity), db);
     const jobs = new JobsRepository(db.getRepository(JobEntity));
     const { entries: coreEntries, coreId } = await coreAndJobEntries(cores, jobs, org.id);
@@ -116,6 +119,7 @@ describe('SQL of the repositories (test/sql/*.repository.sql)', () => {
     const idempotency = new IdempotencyService(db);
     const idempotencyEntries = await idempotencySql(idempotency, org.id);
 
+    expectSqlSnapshot('organizations.repository.sql', 'OrganizationsRepository', orgEntries);
     expectSqlSnapshot('api-keys.repository.sql', 'ApiKeysRepository', keyEntries);
     expectSqlSnapshot('cores.repository.sql', 'CoresRepository and JobsRepository', coreEntries);
     expectSqlSnapshot('webhooks.repository.sql', 'WebhooksRepository', webhookEntries);
@@ -123,9 +127,16 @@ describe('SQL of the repositories (test/sql/*.repository.sql)', () => {
     expectSqlSnapshot('idempotency.service.sql', 'IdempotencyService', idempotencyEntries);
   });
 
-  async function apiKeyEntries(keys: ApiKeysRepository, orgId: string, keyId: string, orgName: string) {
+  async function organizationEntries(orgs: OrganizationsRepository, orgId: string, orgName: string) {
     return [
-      await issued('createOrg', () => keys.createOrg(`SQL snapshots ${randomUUID()}`)),
+      await issued('insert', () => orgs.insert(`SQL snapshots ${randomUUID()}`)),
+      await issued('findById', () => orgs.findById(orgId)),
+      await issued('findOldestByName', () => orgs.findOldestByName(orgName)),
+    ];
+  }
+
+  async function apiKeyEntries(keys: ApiKeysRepository, orgId: string, keyId: string) {
+    return [
       await issued('insert', () => keys.insert(orgId, 'second key', 'tp_snap2', randomUUID())),
       await issued('findByHashWithOrg', () => keys.findByHashWithOrg('no such hash')),
       await issued('listForOrg', () => keys.listForOrg(orgId)),
@@ -133,8 +144,6 @@ describe('SQL of the repositories (test/sql/*.repository.sql)', () => {
       await issued('findById', () => keys.findById(keyId)),
       await issued('touchLastUsed', () => keys.touchLastUsed(keyId)),
       await issued('revoke', () => keys.revoke(orgId, keyId)),
-      await issued('findOrg', () => keys.findOrg(orgId)),
-      await issued('findOrgByName', () => keys.findOrgByName(orgName)),
     ];
   }
 
@@ -153,20 +162,20 @@ describe('SQL of the repositories (test/sql/*.repository.sql)', () => {
     const entries = [
       await issued('CoresRepository.insertCore (in a transaction)', () =>
         cores.transaction(async (m) => {
-          coreId = (await cores.insertCore(m, orgId, 'Snapshot', 'snapshot', [IMAGE])).id;
+          coreId = (await cores.insertCore(orgId, 'Snapshot', 'snapshot', [IMAGE], m)).id;
         }),
       ),
       await issued('JobsRepository.insertProcessing', async () => {
         jobId = (await jobs.insertProcessing(orgId, coreId)).id;
       }),
       await issued('CoresRepository.setCurrentJob', () =>
-        cores.transaction((m) => cores.setCurrentJob(m, coreId, jobId)),
+        cores.transaction((m) => cores.setCurrentJob(coreId, jobId, m)),
       ),
       await issued('CoresRepository.findByIdForOrg', () => cores.findByIdForOrg(orgId, coreId)),
       await issued('CoresRepository.readForOrg', () => cores.readForOrg(orgId, coreId)),
       await issued('CoresRepository.readSearchProfile', () => cores.readSearchProfile(orgId, coreId)),
       await issued('CoresRepository.lockByIdForOrg', () =>
-        cores.transaction((m) => cores.lockByIdForOrg(m, orgId, coreId)),
+        cores.transaction((m) => cores.lockByIdForOrg(orgId, coreId, m)),
       ),
       await issued('CoresRepository.listForOrg', () => cores.listForOrg(orgId, 1, 20)),
       await issued('CoresRepository.listForOrg: with a query', () =>
@@ -175,7 +184,7 @@ describe('SQL of the repositories (test/sql/*.repository.sql)', () => {
       await issued('CoresRepository.rename', () =>
         cores.transaction((m) => cores.rename(orgId, coreId, 'Renamed', 'renamed', m)),
       ),
-      await issued('CoresRepository.eventFields', () => cores.eventFields(db.manager, coreId)),
+      await issued('CoresRepository.eventFields', () => cores.eventFields(coreId, db.manager)),
       await issued('CoresRepository.referencedStorageKeys', () =>
         cores.referencedStorageKeys([IMAGE.storageKey]),
       ),
@@ -186,16 +195,16 @@ describe('SQL of the repositories (test/sql/*.repository.sql)', () => {
       await issued('JobsRepository.listForCore', () => jobs.listForCore(orgId, coreId)),
       await issued('JobsRepository.markStarted', () => jobs.markStarted(jobId)),
       await issued('CoresRepository.applyGeneration (one image)', () =>
-        cores.transaction((m) => cores.applyGeneration(m, coreId, jobId, outcome)),
+        cores.transaction((m) => cores.applyGeneration(coreId, jobId, outcome, m)),
       ),
       await issued('JobsRepository.finish', () => jobs.finish(jobId, 'ready', null)),
       await issued('CoresRepository.applyFailure', () =>
-        cores.transaction((m) => cores.applyFailure(m, coreId, jobId, 'x')),
+        cores.transaction((m) => cores.applyFailure(coreId, jobId, 'x', m)),
       ),
       await issued('CoresRepository.lockByIdForOrg + replaceImages (one transaction)', () =>
         cores.transaction(async (m) => {
-          const core = await cores.lockByIdForOrg(m, orgId, coreId);
-          await cores.replaceImages(m, core as CoreEntity, [IMAGE], 'Replaced', 'replaced');
+          const core = await cores.lockByIdForOrg(orgId, coreId, m);
+          await cores.replaceImages(core as CoreEntity, [IMAGE], 'Replaced', 'replaced', m);
         }),
       ),
     ];
@@ -215,7 +224,7 @@ describe('SQL of the repositories (test/sql/*.repository.sql)', () => {
     return [
       await issued('lockAndCountForOrg + insertEndpoint (one transaction)', () =>
         hooks.transaction(async (m) => {
-          await hooks.lockAndCountForOrg(m, orgId);
+          await hooks.lockAndCountForOrg(orgId, m);
           const row = {
             orgId,
             url: 'https://hooks.example/a',
@@ -223,17 +232,18 @@ describe('SQL of the repositories (test/sql/*.repository.sql)', () => {
             description: null,
             secret: 's',
           };
-          webhookId = (await hooks.insertEndpoint(m, row)).id;
+          webhookId = (await hooks.insertEndpoint(row, m)).id;
         }),
       ),
       await issued('listForOrg', () => hooks.listForOrg(orgId)),
       await issued('findByIdForOrg', () => hooks.findByIdForOrg(orgId, webhookId)),
-      await issued('subscribers', () => hooks.subscribers(db.manager, orgId, 'core.ready')),
+      await issued('subscribers', () => hooks.subscribers(orgId, 'core.ready', db.manager)),
       await issued('insertDeliveries (one)', async () => {
         const payload = JSON.stringify({ coreId });
-        deliveryIds = await hooks.insertDeliveries(db.manager, [
-          { orgId, webhookId, event: 'core.ready', payload },
-        ]);
+        deliveryIds = await hooks.insertDeliveries(
+          [{ orgId, webhookId, event: 'core.ready', payload }],
+          db.manager,
+        );
       }),
       await issued('findForSending', () => hooks.findForSending(deliveryIds[0])),
       await issued('recordAttempt (settling)', () =>
@@ -255,7 +265,7 @@ describe('SQL of the repositories (test/sql/*.repository.sql)', () => {
       await issued('lastAttempts', () => hooks.lastAttempts(orgId, [webhookId])),
       await issued('listAttempts', () => hooks.listAttempts(orgId, webhookId)),
       await issued('pendingBetween', () => hooks.pendingBetween(new Date(0), at, 10)),
-      await issued('deleteForOrg', () => hooks.transaction((m) => hooks.deleteForOrg(m, orgId, webhookId))),
+      await issued('deleteForOrg', () => hooks.transaction((m) => hooks.deleteForOrg(orgId, webhookId, m))),
     ];
   }
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
+import { OrganizationsService } from '../../src/organizations/organizations.service';
 import { createApp } from '../../src/bootstrap';
 import { AllConfig, buildConfig, validateEnv } from '../../src/config/configuration';
 
@@ -62,7 +63,9 @@ let counter = 0;
 export async function createOrgWithKey(app: NestExpressApplication, name?: string): Promise<OrgWithKey> {
   const keys = app.get(ApiKeysService);
   counter += 1;
-  const org = await keys.createOrganization(name ?? `Test Org ${process.pid}-${counter}-${Date.now()}`);
+  const org = await app
+    .get(OrganizationsService)
+    .create(name ?? `Test Org ${process.pid}-${counter}-${Date.now()}`);
   const ctx = await keys.cliContext(org.id);
   const key = await keys.createKey(ctx, 'test');
   return { orgId: org.id, orgName: org.name, keyId: key.id, key: key.key };

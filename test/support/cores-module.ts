@@ -13,6 +13,7 @@ import { CoresModule } from '../../src/cores/cores.module';
 import { CoresService } from '../../src/cores/cores.service';
 import { DatabaseModule } from '../../src/database/database.module';
 import { MetricsModule } from '../../src/metrics/metrics.module';
+import { OrganizationsService } from '../../src/organizations/organizations.service';
 import { RedisModule } from '../../src/redis/redis.module';
 import { colourPng } from './cores';
 
@@ -62,7 +63,9 @@ export async function startCoresModule(env: Record<string, string> = {}): Promis
     moduleRef,
     config,
     newOrg: async () => {
-      const org = await keys.createOrganization(`Cores module ${process.pid}-${counter}-${Date.now()}`);
+      const org = await moduleRef
+        .get(OrganizationsService)
+        .create(`Cores module ${process.pid}-${counter}-${Date.now()}`);
       return keys.cliContext(org.id);
     },
     coreRow: async (id) =>

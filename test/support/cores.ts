@@ -38,6 +38,7 @@ export function expectNotQueued(res: ApiResponse): void {
     expect.objectContaining({
       status: 503,
       code: 'unavailable',
+      reason: 'enqueue_failed',
       message: expect.stringMatching(/could not be queued/),
     }),
   );
