@@ -7,12 +7,16 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const tracing = config.tracing.enabled ? await import('./tracing') : null;
   tracing?.startTracing(config.tracing);
+  // An import without image analysis starts the import's modules only, without nest-commander
+  // (docs/decisions/0029, 0032).
+  const [command, ...args] = process.argv.slice(2);
+  if (command === 'catalogue:import' && !args.some((a) => ['--analyse-images', '--help', '-h'].includes(a))) {
+    await (await import('./cli/catalogue-import-cli.module')).runCatalogueImport(config, args);
+    await tracing?.stopTracing();
+    return;
+  }
   const { CommandFactory } = await import('nest-commander');
-  // An import without image analysis starts the import's modules only (docs/decisions/0029).
-  const importOnly = process.argv[2] === 'catalogue:import' && !process.argv.includes('--analyse-images');
-  const cliModule = importOnly
-    ? (await import('./cli/catalogue-import-cli.module')).CatalogueImportCliModule.forRoot(config)
-    : (await import('./cli/cli.module')).CliModule.forRoot(config);
+  const cliModule = (await import('./cli/cli.module')).CliModule.forRoot(config);
   const { ensureDatabase } = await import('./database/ensure-database');
   // `npm run demo` on a bare PostgreSQL: the database must exist before the CLI module connects.
   if (['demo:bootstrap', 'catalogue:demo'].includes(process.argv[2])) await ensureDatabase(config.db.url);

@@ -9,6 +9,7 @@ import { DatabaseModule } from '../database/database.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { CatalogueDemoCommand } from '../products/catalogue-demo.command';
 import { CatalogueImportCommand } from '../products/catalogue-import.command';
+import { CatalogueImportRunner } from '../products/catalogue-import.runner';
 import { ProductsCatalogueModule } from '../products/products.module';
 import { RedisModule } from '../redis/redis.module';
 import { StorageModule } from '../storage';
@@ -38,6 +39,7 @@ export class CliModule {
         DemoBootstrapCommand,
         UserCreateCommand,
         CatalogueImportCommand,
+        CatalogueImportRunner,
         CatalogueDemoCommand,
         ...OPS_COMMANDS,
       ],

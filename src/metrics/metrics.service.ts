@@ -6,17 +6,14 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type Redis from 'ioredis';
 import { AllConfig } from '../config/configuration';
 import { REDIS } from '../redis/redis.module';
+import { CATALOGUE_IMPORT_METRICS_KEY } from './catalogue-import-metrics';
 
 export type RateLimitBudget = 'general' | 'create' | 'search';
 export type GenerationOutcome = 'ready' | 'failed';
 export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 export type QueueState = (typeof QUEUE_STATES)[number];
 export const IMPORT_OUTCOMES = ['inserted', 'updated', 'unchanged', 'rejected'] as const;
-/**
- * Redis hash of catalogue import totals (fields `imports` and the IMPORT_OUTCOMES): imports run in
- * the CLI's own process add to it; the API's /metrics reads it at scrape time.
- */
-export const CATALOGUE_IMPORT_METRICS_KEY = 'metrics:catalogue-import';
+export { CATALOGUE_IMPORT_METRICS_KEY };
 
 /** The `route` label of a request no route matched (never the raw URL: it would explode the series). */
 export const UNMATCHED_ROUTE = 'unmatched';

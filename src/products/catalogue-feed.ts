@@ -98,6 +98,38 @@ function firstAdditionalImage(row: RawFeedRow): string {
   return text(row, 'additional_image_link').split(',')[0]?.trim() ?? '';
 }
 
+interface FeedRowUrls {
+  /** `affiliate_link` when given, else `link`. */
+  url: string;
+  mediaUrl: string;
+  mediaUrlAlt: string | null;
+}
+
+/** An optional URL field: null when empty, false when present but not an absolute http(s) URL. */
+function optionalUrl(value: string): string | null | false {
+  return value === '' ? null : (normaliseHttpUrl(value) ?? false);
+}
+
+/** The row's links and images, each an absolute http(s) URL, and the length of the longest. */
+function feedRowUrls(
+  row: RawFeedRow,
+): { ok: true; urls: FeedRowUrls; longest: number } | { ok: false; reason: string } {
+  const bad = (field: string) => ({
+    ok: false as const,
+    reason: `bad URL in ${field} (must be http or https)`,
+  });
+  const link = normaliseHttpUrl(text(row, 'link'));
+  if (!link) return bad('link');
+  const affiliate = optionalUrl(text(row, 'affiliate_link'));
+  if (affiliate === false) return bad('affiliate_link');
+  const mediaUrl = normaliseHttpUrl(text(row, 'image_link'));
+  if (!mediaUrl) return bad('image_link');
+  const mediaUrlAlt = optionalUrl(firstAdditionalImage(row));
+  if (mediaUrlAlt === false) return bad('additional_image_link');
+  const longest = Math.max(...[link, affiliate, mediaUrl, mediaUrlAlt].map((u) => u?.length ?? 0));
+  return { ok: true, urls: { url: affiliate ?? link, mediaUrl, mediaUrlAlt }, longest };
+}
+
 /** Validates one feed row against the Google Merchant Center attributes the catalogue uses. */
 export function validateFeedRow(row: RawFeedRow): FeedRowResult {
   const missing = ['id', 'title', 'price', 'link', 'image_link'].filter((key) => text(row, key) === '');
@@ -106,20 +138,8 @@ export function validateFeedRow(row: RawFeedRow): FeedRowResult {
   if (externalId.length > 255) return { ok: false, reason: 'id longer than 255 characters' };
   const price = parsePrice(row.price);
   if (!price) return { ok: false, reason: `bad price ${JSON.stringify(text(row, 'price').slice(0, 40))}` };
-  const link = normaliseHttpUrl(text(row, 'link'));
-  if (!link) return { ok: false, reason: 'bad URL in link (must be http or https)' };
-  const affiliateRaw = text(row, 'affiliate_link');
-  const affiliate = affiliateRaw === '' ? null : normaliseHttpUrl(affiliateRaw);
-  if (affiliateRaw !== '' && !affiliate) {
-    return { ok: false, reason: 'bad URL in affiliate_link (must be http or https)' };
-  }
-  const mediaUrl = normaliseHttpUrl(text(row, 'image_link'));
-  if (!mediaUrl) return { ok: false, reason: 'bad URL in image_link (must be http or https)' };
-  const altRaw = firstAdditionalImage(row);
-  const mediaUrlAlt = altRaw === '' ? null : normaliseHttpUrl(altRaw);
-  if (altRaw !== '' && !mediaUrlAlt) {
-    return { ok: false, reason: 'bad URL in additional_image_link (must be http or https)' };
-  }
+  const urls = feedRowUrls(row);
+  if (!urls.ok) return urls;
   const gender = mapGender(row.gender);
   if (!gender) {
     return {
@@ -127,9 +147,7 @@ export function validateFeedRow(row: RawFeedRow): FeedRowResult {
       reason: `unknown gender ${JSON.stringify(text(row, 'gender').slice(0, 40))} (female, male or unisex)`,
     };
   }
-  const urls = [link, affiliate, mediaUrl, mediaUrlAlt];
-  if (urls.some((u) => u !== null && u.length > 2048))
-    return { ok: false, reason: 'URL longer than 2048 characters' };
+  if (urls.longest > 2048) return { ok: false, reason: 'URL longer than 2048 characters' };
   return {
     ok: true,
     row: {
@@ -139,9 +157,7 @@ export function validateFeedRow(row: RawFeedRow): FeedRowResult {
       description: text(row, 'description').slice(0, 5000),
       price: price.amount,
       currency: price.currency,
-      url: affiliate ?? link,
-      mediaUrl,
-      mediaUrlAlt,
+      ...urls.urls,
       gender,
       colour: optional(row, 'color', 100),
       material: optional(row, 'material', 200),

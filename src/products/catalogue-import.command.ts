@@ -1,22 +1,7 @@
-import { SingleBar } from 'cli-progress';
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { printJson, requireOption } from '../cli/cli-output';
-import { CatalogueImportService, ImportProgress } from './catalogue-import.service';
+import { CatalogueImportCliOptions, CatalogueImportRunner } from './catalogue-import.runner';
 
-interface ImportOpts {
-  file?: string;
-  analyseImages?: boolean;
-}
-
-/** A progress bar on stderr, only when stderr is a terminal (never in pipes, CI or tests). */
-export function progressBar(unit: string): SingleBar | null {
-  if (!process.stderr.isTTY) return null;
-  return new SingleBar({
-    stream: process.stderr,
-    format: `{bar} {percentage}% | {value}/{total} ${unit} | {rows} rows | {eta}s left`,
-    hideCursor: true,
-  });
-}
+export { progressBar } from './catalogue-import.runner';
 
 @Command({
   name: 'catalogue:import',
@@ -24,35 +9,12 @@ export function progressBar(unit: string): SingleBar | null {
     'Import a Google Merchant Center feed (CSV, TSV or JSON lines): prints { inserted, updated, unchanged, rejected, rejections }',
 })
 export class CatalogueImportCommand extends CommandRunner {
-  constructor(private readonly importer: CatalogueImportService) {
+  constructor(private readonly runner: CatalogueImportRunner) {
     super();
   }
 
-  async run(_args: string[], opts: ImportOpts): Promise<void> {
-    const file = requireOption(opts.file, '--file');
-    const bar = progressBar('kB');
-    let started = false;
-    const onProgress = (p: ImportProgress): void => {
-      if (!bar) return;
-      const total = Math.max(1, Math.round(p.totalBytes / 1024));
-      if (!started) {
-        bar.start(total, 0, { rows: 0 });
-        started = true;
-      }
-      bar.update(Math.min(total, Math.round(p.bytesRead / 1024)), { rows: p.rows });
-    };
-    try {
-      const summary = await this.importer.importFile(file, {
-        onProgress,
-        analyseImages: opts.analyseImages === true,
-      });
-      if (started) bar?.update(bar.getTotal());
-      bar?.stop();
-      printJson(summary);
-    } catch (err) {
-      bar?.stop();
-      throw err;
-    }
+  async run(_args: string[], opts: CatalogueImportCliOptions): Promise<void> {
+    await this.runner.run(opts);
   }
 
   @Option({

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { CATALOGUE_IMPORT_METRICS_KEY } from '../metrics/metrics.service';
+import { CATALOGUE_IMPORT_METRICS_KEY } from '../metrics/catalogue-import-metrics';
 import { REDIS } from '../redis/redis.module';
 import { CatalogueRow, FeedFormat, formatFromName, sniffFormat, validateFeedRow } from './catalogue-feed';
 import { NumberedRow, readDelimited, readFirstLine, readJsonLines } from './feed-readers';

@@ -95,6 +95,37 @@ export const MERGE = `WITH changed AS MATERIALIZED (
   SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated
   FROM upserted`;
 
+/**
+ * The merge transaction's settings (docs/decisions/0029, 0032):
+ * - imports are idempotent and re-runnable, so a chunk need not wait for its WAL flush: a crash can lose
+ *   only the last chunks, which the next run of the same feed writes again;
+ * - the merge hashes and sorts a chunk's rows in memory, not in temporary files;
+ * - no merge join: the staging table has no statistics and its declared widths (three 2048-character
+ *   URLs) make the planner guess about 350 rows for 5,000, so it sorted the wide `changed` rows and the
+ *   `described` rows on six text columns to merge-join them (a fifth of the statement). A hash join on
+ *   the same keys costs a hash of each; only the upsert's sort by key is left.
+ */
+const MERGE_SETTINGS = `SET LOCAL synchronous_commit TO OFF; SET LOCAL work_mem = '64MB';
+  SET LOCAL enable_mergejoin TO OFF;`;
+
+/**
+ * The columns the search's plans rest on (`products.repository.ts`: the colour walk's index-only scan
+ * over `idx_products_colour_cell`, its category, gender and price filters, the text branch's
+ * `features @@`, the reads by id) and the merge's anti-join (`external_id`). ANALYZE of these alone
+ * costs about a third of the whole table's (the others are long text: titles, descriptions and URLs,
+ * whose statistics no query uses); autovacuum's analyze covers every column later.
+ */
+const SEARCH_STATISTICS = [
+  'id',
+  'external_id',
+  'gender',
+  'price',
+  'colour_cell',
+  'colour_sample',
+  'category_key',
+  'features',
+];
+
 /** A field in COPY's text format: `\N` for null; backslash, tab, line feed and carriage return escaped. */
 function copyField(value: unknown): string {
   if (value === null || value === undefined) return '\\N';
@@ -106,15 +137,19 @@ function copyField(value: unknown): string {
     : text;
 }
 
-/** Rows as COPY text, one line each. */
+/**
+ * Rows as COPY text, one line each. Joined, not concatenated: `+=` builds a tree of about 40 string
+ * pieces a row that lives until the text is written.
+ */
 export function copyText(rows: readonly ProductUpsertRow[]): string {
-  let out = '';
-  for (const row of rows) {
-    let line = copyField(row[COLUMNS[0][1]]);
-    for (let i = 1; i < COLUMNS.length; i += 1) line += '\t' + copyField(row[COLUMNS[i][1]]);
-    out += line + '\n';
-  }
-  return out;
+  const lines = new Array<string>(rows.length + 1);
+  const fields = new Array<string>(COLUMNS.length);
+  rows.forEach((row, r) => {
+    for (let i = 0; i < COLUMNS.length; i += 1) fields[i] = copyField(row[COLUMNS[i][1]]);
+    lines[r] = fields.join('\t');
+  });
+  lines[rows.length] = '';
+  return lines.join('\n');
 }
 
 /**
@@ -131,23 +166,20 @@ export class CatalogueWriter {
 
   async writeChunk(rows: readonly ProductUpsertRow[]): Promise<UpsertCounts> {
     if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
+    // Only the text and the count from here on: the rows need not live while the chunk is merged.
+    const count = rows.length;
     const text = copyText(rows);
     const runner = this.db.createQueryRunner('master');
     const client = (await runner.connect()) as PoolClient;
     try {
       await client.query('BEGIN');
       try {
-        // Imports are idempotent and re-runnable, so a chunk need not wait for its WAL flush: a crash
-        // can lose only the last chunks, which the next run of the same feed writes again. The merge
-        // hashes and sorts a chunk's rows: in memory, not in temporary files.
-        await client.query(
-          `SET LOCAL synchronous_commit TO OFF; SET LOCAL work_mem = '64MB'; ${CREATE_STAGE}`,
-        );
+        await client.query(`${MERGE_SETTINGS} ${CREATE_STAGE}`);
         await pipeline(Readable.from([text]), client.query(copyFrom(COPY_STAGE)));
         const { rows: result } = await client.query<{ inserted: number; updated: number }>(MERGE);
         await client.query('COMMIT');
         const { inserted, updated } = result[0];
-        return { inserted, updated, unchanged: rows.length - inserted - updated };
+        return { inserted, updated, unchanged: count - inserted - updated };
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined);
         throw err;
@@ -159,10 +191,12 @@ export class CatalogueWriter {
 
   /**
    * After a catalogue write: VACUUM sets the visibility map, so the colour walk's index-only scan reads
-   * no heap page (docs/decisions/0028), and ANALYZE refreshes the statistics its plan rests on. Cheap
-   * after a load (it reads the new pages once); runs outside any transaction.
+   * no heap page (docs/decisions/0028), and empties the features index's pending list; cheap after a
+   * load (about 70 ms for 100k new rows: it reads the new pages once). ANALYZE refreshes the
+   * statistics the search's plans rest on, for those columns only: ANALYZE of the whole table was most of
+   * this step's time (docs/decisions/0032). Runs outside any transaction.
    */
   async prepareForSearch(): Promise<void> {
-    await this.db.query('VACUUM (ANALYZE) products, colour_cells');
+    await this.db.query(`VACUUM (ANALYZE) products (${SEARCH_STATISTICS.join(', ')}), colour_cells`);
   }
 }

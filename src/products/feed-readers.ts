@@ -29,109 +29,158 @@ const PARSE_QUEUE_HIGH_WATER = 1024;
 const MAX_PENDING_ROW_CHARS = 1024 * 1024;
 
 /**
- * CSV and TSV through Papa Parse, streamed chunk by chunk (docs/decisions/0007): the header row's names
- * are lower-cased, a row the parser reports an error for (a malformed quote) becomes a rejection, and
- * the parser is paused while the importer has enough rows queued. TSV is read without quoting
- * (`fastMode`), as Merchant Center defines it.
+ * Papa Parse's rows to numbered feed rows: the header row's names lower-cased, the line each row starts
+ * on, blank lines skipped, a row the parser reports an error for (a malformed quote) a rejection.
  *
- * Each row carries the line it starts on: the parser reports rows, not lines, so lines are counted
- * here as one per row plus the line breaks inside its quoted fields; blank lines are read as rows too
- * (`skipEmptyLines: false`) so that they are counted before they are skipped.
+ * The parser reports rows, not lines, so lines are counted here as one per row plus the line breaks
+ * inside its quoted fields; blank lines are read as rows too (`skipEmptyLines: false`) so that they are
+ * counted before they are skipped.
+ */
+class DelimitedRows {
+  private header: string[] | undefined;
+  /** The line the next row starts on. */
+  line = 1;
+
+  /** Appends a parsed chunk's rows to `out`. */
+  addChunk(results: Papa.ParseResult<string[]>, out: NumberedRow[]): void {
+    const breakChar = results.meta.linebreak === '\r' ? '\r' : '\n';
+    const errors = new Map<number, string>();
+    for (const err of results.errors) if (err.row !== undefined) errors.set(err.row, err.message);
+    results.data.forEach((values, i) => {
+      const start = this.line;
+      this.line += 1;
+      for (const value of values) {
+        for (let at = value.indexOf(breakChar); at !== -1; at = value.indexOf(breakChar, at + 1))
+          this.line += 1;
+      }
+      if (values.length === 1 && values[0].trim() === '') return; // a blank line
+      const error = errors.get(i);
+      if (error !== undefined) out.push({ line: start, error: `unreadable row: ${error}` });
+      else if (!this.header) this.header = headerNames(values);
+      else out.push({ line: start, row: this.toRow(values) });
+    });
+  }
+
+  private toRow(values: readonly string[]): RawFeedRow {
+    const header = this.header ?? [];
+    const row: RawFeedRow = {};
+    for (let n = 0; n < header.length && n < values.length; n += 1)
+      if (header[n] !== '') row[header[n]] = values[n];
+    return row;
+  }
+}
+
+function headerNames(values: readonly string[]): string[] {
+  return values.map((name, n) => (n === 0 ? name.replace(/^\uFEFF/, '') : name).trim().toLowerCase());
+}
+
+/**
+ * CSV and TSV through Papa Parse, streamed chunk by chunk (docs/decisions/0007), with flow control: the
+ * parser and the file stream are paused while the importer has enough rows queued, and woken when it
+ * has taken them. TSV is read without quoting (`fastMode`), as Merchant Center defines it.
+ */
+class DelimitedFeed {
+  private queue: NumberedRow[] = [];
+  private readonly rows = new DelimitedRows();
+  private received = 0;
+  private paused: Papa.Parser | undefined;
+  private finished = false;
+  private failure: Error | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly stream: ReadStream,
+    private readonly maxPendingChars: number,
+  ) {}
+
+  start(delimiter: string): void {
+    // Strings, not buffers: the parser would decode each buffer alone and split characters at the edges.
+    this.stream.setEncoding('utf8');
+    // Registered before the parser's own listener, so that `received` includes the chunk it parses.
+    this.stream.on('data', (chunk: string | Buffer) => (this.received += chunk.length));
+    Papa.parse<string[]>(this.stream, {
+      delimiter,
+      header: false,
+      skipEmptyLines: false,
+      fastMode: delimiter === '\t' ? true : undefined,
+      chunk: (results, parser) => this.onChunk(results, parser),
+      complete: () => this.end(),
+      error: (err: Error) => this.end(err),
+    });
+  }
+
+  /** The queued rows as they come; throws the parser's or the stream's error after the rows before it. */
+  async *take(): AsyncGenerator<NumberedRow> {
+    while (true) {
+      const ready = this.queue;
+      this.queue = [];
+      for (const item of ready) yield item;
+      if (this.failure) throw this.failure;
+      if (this.finished && this.queue.length === 0) return;
+      if (this.queue.length > 0) continue;
+      const next = new Promise<void>((resolve) => (this.wake = resolve));
+      this.resume();
+      await next;
+    }
+  }
+
+  private onChunk(results: Papa.ParseResult<string[]>, parser: Papa.Parser): void {
+    this.rows.addChunk(results, this.queue);
+    if (this.received - results.meta.cursor > this.maxPendingChars) {
+      parser.abort();
+      this.stream.destroy();
+      this.end(
+        new Error(
+          `line ${this.rows.line}: no end of row within ${this.maxPendingChars} characters (an unclosed quote?); ` +
+            'the rows before it were imported',
+        ),
+      );
+      return;
+    }
+    if (this.queue.length >= PARSE_QUEUE_HIGH_WATER) {
+      // Pausing the parser does not pause its input: the file stream is paused too, or it would be
+      // read into the parser's queue while the importer catches up.
+      parser.pause();
+      this.stream.pause();
+      this.paused = parser;
+    }
+    this.signal();
+  }
+
+  private resume(): void {
+    const parser = this.paused;
+    if (!parser) return;
+    this.paused = undefined;
+    this.stream.resume();
+    parser.resume();
+  }
+
+  private end(failure?: Error): void {
+    this.failure ??= failure;
+    this.finished = true;
+    this.signal();
+  }
+
+  private signal(): void {
+    this.wake?.();
+    this.wake = undefined;
+  }
+}
+
+/**
+ * CSV or TSV rows of a feed file, each with the line it starts on (see `DelimitedRows` and
+ * `DelimitedFeed`). An unclosed quote stops the read after `maxPendingChars` characters past the last
+ * complete row, with its line number.
  */
 export async function* readDelimited(
   stream: ReadStream,
   delimiter: string,
   maxPendingChars = MAX_PENDING_ROW_CHARS,
 ): AsyncGenerator<NumberedRow> {
-  // Strings, not buffers: the parser would decode each buffer alone and split characters at the edges.
-  stream.setEncoding('utf8');
-  let received = 0;
-  stream.on('data', (chunk: string | Buffer) => (received += chunk.length)); // before the parser's listener
-  let queue: NumberedRow[] = [];
-  let header: string[] | undefined;
-  let line = 1;
-  let paused: Papa.Parser | undefined;
-  let finished = false;
-  let failure: Error | undefined;
-  let wake: (() => void) | undefined;
-  const signal = (): void => {
-    wake?.();
-    wake = undefined;
-  };
-  Papa.parse<string[]>(stream, {
-    delimiter,
-    header: false,
-    skipEmptyLines: false,
-    fastMode: delimiter === '\t' ? true : undefined,
-    chunk: (results, parser) => {
-      const breakChar = results.meta.linebreak === '\r' ? '\r' : '\n';
-      const errors = new Map<number, string>();
-      for (const err of results.errors) if (err.row !== undefined) errors.set(err.row, err.message);
-      results.data.forEach((values, i) => {
-        const start = line;
-        line += 1;
-        for (const value of values) {
-          for (let at = value.indexOf(breakChar); at !== -1; at = value.indexOf(breakChar, at + 1)) line += 1;
-        }
-        if (values.length === 1 && values[0].trim() === '') return; // a blank line
-        const error = errors.get(i);
-        if (error !== undefined) {
-          queue.push({ line: start, error: `unreadable row: ${error}` });
-        } else if (!header) {
-          header = values.map((name, n) =>
-            (n === 0 ? name.replace(/^\uFEFF/, '') : name).trim().toLowerCase(),
-          );
-        } else {
-          const row: RawFeedRow = {};
-          for (let n = 0; n < header.length && n < values.length; n += 1)
-            if (header[n] !== '') row[header[n]] = values[n];
-          queue.push({ line: start, row });
-        }
-      });
-      if (received - results.meta.cursor > maxPendingChars) {
-        parser.abort();
-        stream.destroy();
-        failure = new Error(
-          `line ${line}: no end of row within ${maxPendingChars} characters (an unclosed quote?); ` +
-            'the rows before it were imported',
-        );
-        finished = true;
-      } else if (queue.length >= PARSE_QUEUE_HIGH_WATER) {
-        // Pausing the parser does not pause its input: the file stream is paused too, or it would be
-        // read into the parser's queue while the importer catches up.
-        parser.pause();
-        stream.pause();
-        paused = parser;
-      }
-      signal();
-    },
-    complete: () => {
-      finished = true;
-      signal();
-    },
-    error: (err: Error) => {
-      failure = err;
-      finished = true;
-      signal();
-    },
-  });
+  const feed = new DelimitedFeed(stream, maxPendingChars);
+  feed.start(delimiter);
   try {
-    while (true) {
-      const ready = queue;
-      queue = [];
-      for (const item of ready) yield item;
-      if (failure) throw failure;
-      if (finished && queue.length === 0) return;
-      if (queue.length > 0) continue;
-      const next = new Promise<void>((resolve) => (wake = resolve));
-      if (paused) {
-        const parser = paused;
-        paused = undefined;
-        stream.resume();
-        parser.resume();
-      }
-      await next;
-    }
+    yield* feed.take();
   } finally {
     stream.destroy();
   }
