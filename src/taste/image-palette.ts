@@ -33,11 +33,15 @@ function features(lab: Float32Array): Float32Array {
 const d2 = (f: Float32Array, i: number, c: Float32Array, j: number) =>
   (f[i * 3] - c[j * 3]) ** 2 + (f[i * 3 + 1] - c[j * 3 + 1]) ** 2 + (f[i * 3 + 2] - c[j * 3 + 2]) ** 2;
 
+/** The centre nearest to pixel `i` (d2, with the pixel's features read once: the analysis's hottest loop). */
 function nearest(f: Float32Array, i: number, centres: Float32Array, k: number): number {
+  const x = f[i * 3];
+  const y = f[i * 3 + 1];
+  const z = f[i * 3 + 2];
   let best = 0;
   let bestD = Infinity;
   for (let j = 0; j < k; j += 1) {
-    const d = d2(f, i, centres, j);
+    const d = (x - centres[j * 3]) ** 2 + (y - centres[j * 3 + 1]) ** 2 + (z - centres[j * 3 + 2]) ** 2;
     if (d < bestD) {
       bestD = d;
       best = j;
@@ -96,7 +100,8 @@ export function clusterPixels(img: WorkingImage, weights: Float32Array): { assig
   const k = centres.length / 3;
   for (let iter = 0; iter < T.iterations; iter += 1) {
     const sums = new Float64Array(k * 4);
-    for (const i of idx) {
+    for (let p = 0; p < idx.length; p += 1) {
+      const i = idx[p];
       const j = nearest(f, i, centres, k);
       assign[i] = j;
       for (let c = 0; c < 3; c += 1) sums[j * 4 + c] += f[i * 3 + c] * w[i];
