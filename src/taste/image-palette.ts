@@ -33,11 +33,15 @@ function features(lab: Float32Array): Float32Array {
 const d2 = (f: Float32Array, i: number, c: Float32Array, j: number) =>
   (f[i * 3] - c[j * 3]) ** 2 + (f[i * 3 + 1] - c[j * 3 + 1]) ** 2 + (f[i * 3 + 2] - c[j * 3 + 2]) ** 2;
 
+/** The centre nearest to pixel `i` (d2, with the pixel's features read once: the analysis's hottest loop). */
 function nearest(f: Float32Array, i: number, centres: Float32Array, k: number): number {
+  const x = f[i * 3];
+  const y = f[i * 3 + 1];
+  const z = f[i * 3 + 2];
   let best = 0;
   let bestD = Infinity;
   for (let j = 0; j < k; j += 1) {
-    const d = d2(f, i, centres, j);
+    const d = (x - centres[j * 3]) ** 2 + (y - centres[j * 3 + 1]) ** 2 + (z - centres[j * 3 + 2]) ** 2;
     if (d < bestD) {
       bestD = d;
       best = j;
@@ -46,7 +50,11 @@ function nearest(f: Float32Array, i: number, centres: Float32Array, k: number): 
   return best;
 }
 
-/** k-means++ seeding, deterministic (the same image always gives the same palette). */
+/**
+ * k-means++ seeding, deterministic (the same image always gives the same palette). Each pixel's
+ * distance to its nearest centre is kept and lowered by each new centre, rather than taken again over
+ * all centres in every round (the same minimum, in one pass per centre).
+ */
 function seedCentres(f: Float32Array, idx: number[], w: Float32Array, k: number): Float32Array {
   const rand = seededRandom(0x5eed);
   const centres = new Float32Array(k * 3);
@@ -58,13 +66,18 @@ function seedCentres(f: Float32Array, idx: number[], w: Float32Array, k: number)
   let count = 0;
   const put = (i: number) => centres.set(f.subarray(i * 3, i * 3 + 3), 3 * count++);
   put(pick(Float64Array.from(idx, (i) => w[i])));
+  const nearestD = new Float64Array(idx.length).fill(Infinity);
+  const scores = new Float64Array(idx.length);
   while (count < k) {
-    const scores = Float64Array.from(idx, (i) => {
-      let m = Infinity;
-      for (let j = 0; j < count; j += 1) m = Math.min(m, d2(f, i, centres, j));
-      return w[i] * m;
-    });
-    if (scores.every((s) => s < 1e-9)) break;
+    const last = count - 1;
+    let anyScore = false;
+    for (let p = 0; p < idx.length; p += 1) {
+      const i = idx[p];
+      nearestD[p] = Math.min(nearestD[p], d2(f, i, centres, last));
+      scores[p] = w[i] * nearestD[p];
+      if (!(scores[p] < 1e-9)) anyScore = true;
+    }
+    if (!anyScore) break;
     put(pick(scores));
   }
   return centres.subarray(0, count * 3);
@@ -87,7 +100,8 @@ export function clusterPixels(img: WorkingImage, weights: Float32Array): { assig
   const k = centres.length / 3;
   for (let iter = 0; iter < T.iterations; iter += 1) {
     const sums = new Float64Array(k * 4);
-    for (const i of idx) {
+    for (let p = 0; p < idx.length; p += 1) {
+      const i = idx[p];
       const j = nearest(f, i, centres, k);
       assign[i] = j;
       for (let c = 0; c < 3; c += 1) sums[j * 4 + c] += f[i * 3 + c] * w[i];
@@ -156,17 +170,21 @@ function joinShades(
   groups: { m: number[]; w: number; backdrop: boolean }[],
 ): typeof groups {
   const out = [...groups].sort((x, y) => y.w - x.w);
+  // Each group's tone, computed once and again only when the group grows.
+  const tones = out.map((g) => tone(lab, g.m));
   for (let i = 0; i < out.length; i += 1) {
     for (let j = i + 1; j < out.length; j += 1) {
       if (out[i].backdrop || out[j].backdrop) continue;
-      const x = tone(lab, out[i].m);
-      const y = tone(lab, out[j].m);
+      const x = tones[i];
+      const y = tones[j];
       const ratio = Math.max(x.l, y.l) / Math.max(1e-3, Math.min(x.l, y.l));
       const refL = Math.min(x.l, y.l, T.referenceL);
       const apart = Math.hypot(x.ca - y.ca, x.cb - y.cb) * refL;
       if (ratio > T.sameLightnessRatio || apart > T.sameChromaticity) continue;
       out[i] = { m: [...out[i].m, ...out[j].m], w: out[i].w + out[j].w, backdrop: false };
       out.splice(j, 1);
+      tones.splice(j, 1);
+      tones[i] = tone(lab, out[i].m);
       j = i;
     }
   }
