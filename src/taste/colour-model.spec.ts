@@ -9,7 +9,8 @@ import {
 } from './colour-names';
 import { colourByName, colourDistance, nameColour, Oklab, oklabOf } from './colour-vocabulary';
 import { analyseImage, ImageAnalysis } from './image-analysis';
-import { decodeWorkingImage, whiteBalance } from './image-decode';
+import { correctDimScene, decodeWorkingImage, highlights, isDim, whiteBalance } from './image-decode';
+import { subjectWeights } from './image-subject';
 import { absences, article, captionFor, writeProfile } from './profile-writer';
 
 /** The same colour in shade: OKLab scales L, a and b together when the light falls. */
@@ -97,16 +98,24 @@ describe('colour model: vendor colour names', () => {
   });
 });
 
-/** A PNG of a white garment on a mid-grey wall, under a cast (sRGB channel gains). */
-async function tintedScene(gains: [number, number, number]): Promise<Buffer> {
+type Rgb = [number, number, number];
+
+/**
+ * A PNG of a garment (white by default) on a wall (mid grey by default; `wall(x)` per column), under a
+ * cast (sRGB channel gains).
+ */
+async function tintedScene(
+  gains: Rgb,
+  opts: { garment?: Rgb; wall?: (x: number) => Rgb } = {},
+): Promise<Buffer> {
   const w = 120;
   const h = 160;
   const raw = Buffer.alloc(w * h * 3);
   for (let y = 0; y < h; y += 1) {
     for (let x = 0; x < w; x += 1) {
       const garment = x > 30 && x < 90 && y > 30 && y < 140;
-      const base = garment ? 246 : 150;
-      for (let c = 0; c < 3; c += 1) raw[(y * w + x) * 3 + c] = Math.min(255, Math.round(base * gains[c]));
+      const base = garment ? (opts.garment ?? [246, 246, 246]) : (opts.wall?.(x) ?? [150, 150, 150]);
+      for (let c = 0; c < 3; c += 1) raw[(y * w + x) * 3 + c] = Math.min(255, Math.round(base[c] * gains[c]));
     }
   }
   return sharp(raw, { raw: { width: w, height: h, channels: 3 } })
@@ -128,6 +137,26 @@ describe('colour model: light', () => {
   it('leaves a scene without a cast alone', async () => {
     const img = await decodeWorkingImage(await tintedScene([1, 1, 1]), 0);
     expect(whiteBalance(img)).toEqual([1, 1, 1]);
+  });
+
+  it('exposes and balances a dim, cool scene (open shade) from its background', async () => {
+    // an oatmeal garment on a striped grey wall (no plain backdrop: a scene), then the same scene
+    // in open shade: sRGB 28% darker, red -6%, blue +6%
+    const scene = (k: number, gains: Rgb) =>
+      tintedScene([k * gains[0], k * gains[1], k * gains[2]], {
+        garment: [201, 185, 160],
+        wall: (x) => (Math.floor(x / 8) % 2 === 0 ? [222, 222, 220] : [140, 140, 138]),
+      });
+    const lit = await scene(1, [1, 1, 1]);
+    const shade = await scene(0.72, [0.94, 1, 1.06]);
+    expect(isDim(await decodeWorkingImage(lit, 0))).toBe(false);
+    expect(isDim(await decodeWorkingImage(shade, 0))).toBe(true);
+    // exposed towards a lit scene's highlights, and the cool cast taken out (red up, blue down)
+    const img = await decodeWorkingImage(shade, 0);
+    expect(correctDimScene(img, subjectWeights(img).weights)).toBeGreaterThan(1.5);
+    expect(highlights(img)).toBeGreaterThan(0.85);
+    expect(img.gains[0]).toBeGreaterThan(1);
+    expect(img.gains[2]).toBeLessThan(1);
   });
 
   it('removes shading before naming: a blush garment lit from one side is still blush', async () => {

@@ -1,4 +1,4 @@
-import { decodeWorkingImage, normaliseExposure, whiteBalance } from './image-decode';
+import { correctDimScene, decodeWorkingImage, isDim, whiteBalance } from './image-decode';
 import { PaletteCharacter, paletteCharacter } from './image-character';
 import { namePalette, subjectClusters } from './image-palette';
 import { SubjectKind, subjectWeights } from './image-subject';
@@ -10,8 +10,8 @@ import { PaletteColour, TasteGenerationError } from './taste.types';
  * The local analyst's measurements of one image. Everything is computed from pixels, in four steps
  * with one thresholds object (image-thresholds.ts):
  * - decode (image-decode.ts): a working copy of at most 128 px by shrink-on-load, linear RGB and OKLab,
- *   white-balanced from its neutral regions and, for a scene (not a product shot on a plain backdrop
- *   or a swatch), exposed as a camera would (highlights of an under-exposed photo brought up);
+ *   white-balanced from its neutral regions; a dim scene (open shade; never a product shot on a plain
+ *   backdrop or a swatch) exposed and balanced from its background as a camera would;
  * - subject (image-subject.ts): the garment separated from a plain backdrop, or weighted towards the
  *   centre and away from the colours of the border ring (a wall in light and shadow, a floor);
  * - palette (image-palette.ts): clusters in a shading-invariant space, each coloured by its lit part,
@@ -36,10 +36,11 @@ export const WORKING_SIZE = ANALYSIS.workingSize;
 /** The whole measurement of one image. `index` (0-based) names the image in errors. */
 export async function analyseImage(data: Buffer, index: number): Promise<ImageAnalysis> {
   const img = await decodeWorkingImage(data, index);
-  whiteBalance(img);
-  let subject = subjectWeights(img);
+  const first = subjectWeights(img);
   // Exposure is a scene's property: a swatch or a product shot on a plain backdrop is its own colour.
-  if (subject.subject === 'centre-weighted' && normaliseExposure(img) !== 1) subject = subjectWeights(img);
+  if (first.subject === 'centre-weighted' && isDim(img)) correctDimScene(img, first.weights);
+  else whiteBalance(img);
+  const subject = subjectWeights(img);
   const { clusters, mask } = subjectClusters(img, subject);
   const palette = namePalette(clusters);
   if (palette.length === 0)

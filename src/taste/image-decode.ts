@@ -75,14 +75,36 @@ export function fillOklab(img: WorkingImage): void {
   }
 }
 
-/**
- * White balance from neutral regions (von Kries, in linear RGB): the pixels that are nearly neutral
- * and neither clipped nor deep in shadow are taken to be grey under the scene's light; their mean
- * gives per-channel gains, applied to every pixel. Only a clear cast is corrected (beyond a deadband
- * that tinted walls and warm whites stay inside); nothing changes when neutral regions cover too
- * little of the picture. Returns the gains applied.
- */
-export function whiteBalance(img: WorkingImage): [number, number, number] {
+/** How a white balance picks its neutral pixels and how much of a cast it leaves alone. */
+export interface BalanceOptions {
+  /** OKLab chroma under which a pixel counts as nearly neutral. */
+  neutralChroma: number;
+  /** Per-channel cast (linear gain - 1) left alone. */
+  deadband: number;
+  /** When given, only pixels of at most `maxWeight` here (the background) are read. */
+  background?: { weights: Float32Array; maxWeight: number };
+}
+
+const LIT_SCENE: BalanceOptions = {
+  neutralChroma: ANALYSIS.light.neutralChroma,
+  deadband: ANALYSIS.light.deadband,
+};
+
+/** Linear RGB scaled per channel (clipped at 1 when `clip`), OKLab recomputed. */
+function applyGains(img: WorkingImage, gains: readonly number[], clip: boolean): void {
+  const n = img.width * img.height * 3;
+  for (let i = 0; i < n; i += 1) {
+    const v = img.rgb[i] * gains[i % 3];
+    img.rgb[i] = clip ? Math.min(1, v) : v;
+  }
+  fillOklab(img);
+}
+
+/** Sum of linear RGB over the nearly neutral, well exposed pixels `opts` reads, and their count. */
+function neutralSum(
+  img: WorkingImage,
+  opts: BalanceOptions,
+): { sum: number[]; count: number; opaque: number } {
   const t = ANALYSIS.light;
   const n = img.width * img.height;
   const sum = [0, 0, 0];
@@ -91,47 +113,74 @@ export function whiteBalance(img: WorkingImage): [number, number, number] {
   for (let i = 0; i < n; i += 1) {
     if (img.alpha[i] < ANALYSIS.opaqueAlpha) continue;
     opaque += 1;
+    if (opts.background && opts.background.weights[i] > opts.background.maxWeight) continue;
     const l = img.lab[i * 3];
     if (l < t.neutralMinL || l > t.neutralMaxL) continue;
-    if (Math.hypot(img.lab[i * 3 + 1], img.lab[i * 3 + 2]) >= t.neutralChroma) continue;
+    if (Math.hypot(img.lab[i * 3 + 1], img.lab[i * 3 + 2]) >= opts.neutralChroma) continue;
     for (let c = 0; c < 3; c += 1) sum[c] += img.rgb[i * 3 + c];
     count += 1;
   }
+  return { sum, count, opaque };
+}
+
+/**
+ * White balance from neutral regions (von Kries, in linear RGB): the pixels that are nearly neutral
+ * and neither clipped nor deep in shadow are taken to be grey under the scene's light; their mean
+ * gives per-channel gains, applied to every pixel. Only a clear cast is corrected (beyond a deadband
+ * that tinted walls and warm whites stay inside); nothing changes when neutral regions cover too
+ * little of the picture. Returns the gains applied.
+ */
+export function whiteBalance(img: WorkingImage, opts: BalanceOptions = LIT_SCENE): [number, number, number] {
+  const t = ANALYSIS.light;
+  const { sum, count, opaque } = neutralSum(img, opts);
   if (count === 0 || count < t.neutralMinShare * opaque) return [1, 1, 1];
   const grey = (sum[0] + sum[1] + sum[2]) / 3;
   // A mild tint is as likely the surfaces' own colour (a warm white wall) as the light's: only the
-  // part of the cast beyond `deadband` is corrected, at most `maxGain`.
+  // part of the cast beyond the deadband is corrected, at most `maxGain`.
   const gain = (s: number) => {
     const g = grey / s - 1;
-    const excess = Math.max(0, Math.abs(g) - t.deadband);
+    const excess = Math.max(0, Math.abs(g) - opts.deadband);
     return 1 + Math.sign(g) * Math.min(t.maxGain, excess);
   };
   const gains: [number, number, number] = [gain(sum[0]), gain(sum[1]), gain(sum[2])];
   if (gains.every((g) => g === 1)) return gains;
-  for (let i = 0; i < n * 3; i += 1) img.rgb[i] *= gains[i % 3];
-  fillOklab(img);
+  applyGains(img, gains, false);
   img.gains = gains;
   return gains;
 }
 
-/**
- * Exposure, as a camera's auto-exposure would set it: when the picture's highlights (the
- * `exposurePercentile` of lightness) sit below `exposureTarget` (an under-exposed photo, a room in
- * open shade), linear RGB is scaled up to bring them there, by at most `maxExposureGain`. A photo
- * that already has light highlights is left alone. Returns the gain applied.
- */
-export function normaliseExposure(img: WorkingImage): number {
-  const t = ANALYSIS.light;
+/** The `exposurePercentile` of the opaque pixels' lightness (0 for a transparent image). */
+export function highlights(img: WorkingImage): number {
   const n = img.width * img.height;
   const ls: number[] = [];
   for (let i = 0; i < n; i += 1) if (img.alpha[i] >= ANALYSIS.opaqueAlpha) ls.push(img.lab[i * 3]);
-  if (ls.length === 0) return 1;
+  if (ls.length === 0) return 0;
   ls.sort((x, y) => x - y);
-  const high = ls[Math.min(ls.length - 1, Math.floor(t.exposurePercentile * ls.length))];
-  if (high >= t.exposureTarget || high <= 0) return 1;
+  return ls[Math.min(ls.length - 1, Math.floor(ANALYSIS.light.exposurePercentile * ls.length))];
+}
+
+/** True for a dim scene (open shade, an under-exposed room): highlights under `dimBelow`. */
+export function isDim(img: WorkingImage): boolean {
+  const high = highlights(img);
+  return high > 0 && high < ANALYSIS.light.dimBelow;
+}
+
+/**
+ * A dim scene's light corrected, as a camera's auto-exposure and white balance would: linear RGB
+ * scaled so the highlights reach `exposureTarget` (by at most `maxExposureGain`), then balanced from
+ * the background's neutral pixels (`light.dim`: never the garment's own, a narrower deadband, since
+ * shade light is not the reference light). Returns the exposure gain.
+ */
+export function correctDimScene(img: WorkingImage, subjectWeights: Float32Array): number {
+  const t = ANALYSIS.light;
+  const high = highlights(img);
   // OKLab lightness is about the cube root of linear light.
   const gain = Math.min(t.maxExposureGain, (t.exposureTarget / high) ** 3);
-  for (let i = 0; i < n * 3; i += 1) img.rgb[i] = Math.min(1, img.rgb[i] * gain);
-  fillOklab(img);
+  applyGains(img, [gain, gain, gain], true);
+  whiteBalance(img, {
+    neutralChroma: t.dim.neutralChroma,
+    deadband: t.dim.deadband,
+    background: { weights: subjectWeights, maxWeight: t.dim.backgroundMaxWeight },
+  });
   return gain;
 }

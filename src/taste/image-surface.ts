@@ -1,4 +1,5 @@
 import type { WorkingImage } from './image-decode';
+import { morph } from './image-subject';
 import { ANALYSIS } from './image-thresholds';
 import type { PatternKind } from './taste.types';
 
@@ -33,27 +34,40 @@ const ORIENTATION_BINS = T.orientationBins; // 15° each
  * - sheen cue: 1-8% of a solid subject much lighter than its mean (specular highlights).
  */
 export function detectSurface(img: WorkingImage, subjectMask: Uint8Array): SurfaceAnalysis {
-  const g = sobelStats(img, erode(subjectMask, img.width, img.height, 2));
+  const g = sobelStats(img, innerMask(subjectMask, img.width, img.height, 2));
   const edgeDensity = g.count > 0 ? g.strong / g.count : 0;
   const o = orientationPeaks(g.bins);
-  let pattern: PatternKind;
-  if (g.count === 0 || edgeDensity < T.solidBelow) pattern = 'solid';
-  else if (o.p1 >= T.stripedPeak) pattern = 'striped';
-  else if (o.p1 + o.p2 >= T.checkedPeaks && o.p2 >= T.checkedSecond && o.apart >= 5) pattern = 'checked';
-  else pattern = 'print';
-  const angle = ((o.peak + 0.5) * 180) / ORIENTATION_BINS;
-  const direction =
-    pattern !== 'striped'
-      ? null
-      : angle < 25 || angle > 155
-        ? 'vertical'
-        : angle > 65 && angle < 115
-          ? 'horizontal'
-          : 'diagonal';
+  const pattern = classifyPattern(g.count, edgeDensity, o);
   const structured = pattern === 'striped' || pattern === 'checked';
-  const scale = structured ? (edgeDensity > T.fineScaleAbove ? 'fine' : 'bold') : null;
   const meanEnergy = g.count > 0 ? g.energy / g.count : 0;
   const texture = pattern === 'solid' && meanEnergy > T.fineTextureAbove ? 'fine' : 'smooth';
+  return {
+    pattern,
+    direction: pattern === 'striped' ? stripeDirection(o.peak) : null,
+    scale: structured ? (edgeDensity > T.fineScaleAbove ? 'fine' : 'bold') : null,
+    texture,
+    cues: surfaceCues(pattern, texture, g),
+    edgeDensity: Math.round(edgeDensity * 1000) / 1000,
+    dominantOrientationShare: Math.round(o.p1 * 1000) / 1000,
+  };
+}
+
+function classifyPattern(count: number, edgeDensity: number, o: OrientationPeaks): PatternKind {
+  if (count === 0 || edgeDensity < T.solidBelow) return 'solid';
+  if (o.p1 >= T.stripedPeak) return 'striped';
+  if (o.p1 + o.p2 >= T.checkedPeaks && o.p2 >= T.checkedSecond && o.apart >= 5) return 'checked';
+  return 'print';
+}
+
+/** Stripes run across the gradient: a gradient along x (angle near 0 or 180) is vertical stripes. */
+function stripeDirection(peak: number): 'vertical' | 'horizontal' | 'diagonal' {
+  const angle = ((peak + 0.5) * 180) / ORIENTATION_BINS;
+  if (angle < 25 || angle > 155) return 'vertical';
+  return angle > 65 && angle < 115 ? 'horizontal' : 'diagonal';
+}
+
+/** What a solid's pixels show: a fine texture, a hint of sheen (a few much lighter pixels). */
+function surfaceCues(pattern: PatternKind, texture: 'smooth' | 'fine', g: SobelStats): string[] {
   const cues: string[] = [];
   if (texture === 'fine') cues.push('a fine texture');
   if (pattern === 'solid' && g.count > 0) {
@@ -61,29 +75,18 @@ export function detectSurface(img: WorkingImage, subjectMask: Uint8Array): Surfa
     const bright = g.ls.filter((l) => l > mean + 0.2).length / g.count;
     if (bright >= T.sheenMin && bright <= T.sheenMax) cues.push('a hint of sheen');
   }
-  return {
-    pattern,
-    direction,
-    scale,
-    texture,
-    cues,
-    edgeDensity: Math.round(edgeDensity * 1000) / 1000,
-    dominantOrientationShare: Math.round(o.p1 * 1000) / 1000,
-  };
+  return cues;
 }
 
-/** A mask eroded by a square of radius r (pixels near the border or the mask's edge drop out). */
-function erode(mask: Uint8Array, w: number, h: number, r: number): Uint8Array {
-  const eroded = new Uint8Array(w * h);
-  for (let y = r; y < h - r; y += 1) {
-    for (let x = r; x < w - r; x += 1) {
-      let all = 1;
-      for (let dy = -r; dy <= r && all; dy += 1)
-        for (let dx = -r; dx <= r && all; dx += 1) if (!mask[(y + dy) * w + x + dx]) all = 0;
-      eroded[y * w + x] = all;
-    }
-  }
-  return eroded;
+/**
+ * The subject mask eroded by a square of radius r (the one erosion, `morph`), with the pixels within r
+ * of the frame dropped as well: near the silhouette's outline or the frame, gradients are not pattern.
+ */
+function innerMask(mask: Uint8Array, w: number, h: number, r: number): Uint8Array {
+  const inner = morph(mask, w, h, r, false);
+  for (let y = 0; y < h; y += 1)
+    for (let x = 0; x < w; x += 1) if (x < r || y < r || x >= w - r || y >= h - r) inner[y * w + x] = 0;
+  return inner;
 }
 
 interface SobelStats {
@@ -139,7 +142,14 @@ function sobelStats(img: WorkingImage, mask: Uint8Array): SobelStats {
 }
 
 /** The strongest orientation window (+-1 bin), the strongest one at least 45 degrees from it, their gap. */
-function orientationPeaks(bins: Float64Array): { peak: number; p1: number; p2: number; apart: number } {
+interface OrientationPeaks {
+  peak: number;
+  p1: number;
+  p2: number;
+  apart: number;
+}
+
+function orientationPeaks(bins: Float64Array): OrientationPeaks {
   const n = ORIENTATION_BINS;
   const massTotal = bins.reduce((s, v) => s + v, 0) || 1;
   const windowMass = (b: number) => (bins[(b + n - 1) % n] + bins[b] + bins[(b + 1) % n]) / massTotal;

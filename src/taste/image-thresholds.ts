@@ -16,17 +16,25 @@ export const ANALYSIS = {
     neutralMaxL: 0.97,
     /** ...covering at least this share of the opaque pixels; otherwise no correction. */
     neutralMinShare: 0.05,
-    /** Auto-exposure (scenes only): highlights (this lightness percentile) under the target are
-     * brought up to it. Low on purpose: lit scenes whose brightest thing is a mid-tone wall must not
-     * be lifted (ADR 0030)... */
+    /** A scene is dim (open shade, an under-exposed room) when its highlights (this lightness
+     * percentile) sit under `dimBelow`; lit scenes whose brightest thing is a mid-tone wall sit above
+     * it and are never re-exposed (ADR 0030: lifting them turned lit stone beige)... */
     exposurePercentile: 0.98,
-    exposureTarget: 0.72,
+    dimBelow: 0.72,
+    /** ...a dim scene is exposed as a camera would: its highlights brought to a normally exposed
+     * scene's (the median of lit scenes' highlights is about 0.89, ADR 0035)... */
+    exposureTarget: 0.92,
     /** ...by at most this linear gain. */
     maxExposureGain: 2.2,
     /** Per-channel cast (linear RGB gain - 1) left alone: surfaces' own tint looks like this... */
     deadband: 0.06,
     /** ...and the largest correction applied beyond it. */
     maxGain: 0.25,
+    /** A dim scene's light is not the reference light (open shade is skylight, cool): it is
+     * balanced from the background's neutral pixels only (subject weight at most
+     * `backgroundMaxWeight`, so a pale garment is never its own reference), with a wider neutral
+     * chroma and a narrower deadband. */
+    dim: { backgroundMaxWeight: 0.3, neutralChroma: 0.03, deadband: 0.03 },
   },
 
   subject: {

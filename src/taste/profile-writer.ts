@@ -135,6 +135,7 @@ const EARTH = new Set([
   'taupe',
   'mustard',
 ]);
+const BLACK = new Set(['black']);
 const SOFT = new Set(['blush', 'pink', 'lilac', 'lavender', 'cream', 'ivory', 'powder blue', 'mint']);
 
 /**
@@ -157,35 +158,68 @@ export function styleAttributesFor(
   colours: ColourTally[],
   character: PaletteCharacter,
 ): string[] {
-  const total = colours.reduce((s, c) => s + c.score, 0) || 1;
-  const shareOf = (set: Set<string>) =>
-    colours.filter((c) => set.has(c.name)).reduce((s, c) => s + c.score, 0) / total;
-  const has = (name: string) => colours.some((c) => c.name === name && c.score / total >= 0.05);
-  const patterns = analyses.map((a) => a.surface.pattern);
-  const solidShare = patterns.filter((p) => p === 'solid').length / patterns.length;
-  const structured = patterns.some((p) => p === 'striped' || p === 'checked');
-  const prints = patterns.includes('print');
-  const mostly = (pred: (a: ImageAnalysis) => boolean) => analyses.filter(pred).length * 2 > analyses.length;
-  const recurring = colours.filter((c) => c.score / total >= 0.1).length;
-
-  const out: string[] = [];
-  if (solidShare >= 2 / 3 && recurring <= 3 && character.saturation !== 'vivid') out.push('minimalist');
-  if (mostly((a) => a.character.variety === 'monochrome')) out.push('monochrome');
-  if (shareOf(EARTH) >= 0.35) out.push('earthy');
-  if (shareOf(SOFT) >= 0.3 && character.lightness !== 'dark') out.push('romantic');
-  if (shareOf(NEUTRALS) >= 0.6 && !prints) out.push('classic');
-  if (has('navy') && (has('white') || has('cream') || has('red')) && structured) out.push('preppy');
-  if (structured && mostly((a) => a.character.contrast === 'high-contrast')) out.push('graphic');
-  if (mostly((a) => a.character.saturation === 'vivid' || a.character.contrast === 'high-contrast'))
-    out.push('bold');
-  if ((prints || mostly((a) => a.character.variety === 'multicolour')) && character.saturation !== 'muted')
-    out.push('playful');
-  if (character.lightness === 'dark' && (colours.find((c) => c.name === 'black')?.score ?? 0) / total >= 0.3)
-    out.push('edgy');
-  if (character.lightness === 'light' && character.saturation === 'muted') out.push('soft');
+  const m = styleMeasures(analyses, colours, character);
+  const out = STYLE_RULES.filter(([, rule]) => rule(m)).map(([name]) => name);
   for (const pad of ['understated', 'versatile', 'relaxed']) if (out.length < 3) out.push(pad);
   return out.slice(0, 8);
 }
+
+/** What the style rules read: the set's character, colour shares and pattern counts. */
+interface StyleMeasures {
+  character: PaletteCharacter;
+  /** Share of the summed palette held by the names in `set`. */
+  shareOf(set: Set<string>): number;
+  /** The colour holds at least 5% of the summed palette. */
+  has(name: string): boolean;
+  /** More than half of the images satisfy `pred`. */
+  mostly(pred: (a: ImageAnalysis) => boolean): boolean;
+  solidShare: number;
+  structured: boolean;
+  prints: boolean;
+  recurring: number;
+}
+
+function styleMeasures(
+  analyses: ImageAnalysis[],
+  colours: ColourTally[],
+  character: PaletteCharacter,
+): StyleMeasures {
+  const total = colours.reduce((s, c) => s + c.score, 0) || 1;
+  const patterns = analyses.map((a) => a.surface.pattern);
+  return {
+    character,
+    shareOf: (set) => colours.filter((c) => set.has(c.name)).reduce((s, c) => s + c.score, 0) / total,
+    has: (name) => colours.some((c) => c.name === name && c.score / total >= 0.05),
+    mostly: (pred) => analyses.filter(pred).length * 2 > analyses.length,
+    solidShare: patterns.filter((p) => p === 'solid').length / patterns.length,
+    structured: patterns.some((p) => p === 'striped' || p === 'checked'),
+    prints: patterns.includes('print'),
+    recurring: colours.filter((c) => c.score / total >= 0.1).length,
+  };
+}
+
+/** The style words of `styleAttributesFor`, in order, each with its rule (documented there). */
+const STYLE_RULES: [string, (m: StyleMeasures) => boolean][] = [
+  ['minimalist', (m) => m.solidShare >= 2 / 3 && m.recurring <= 3 && m.character.saturation !== 'vivid'],
+  ['monochrome', (m) => m.mostly((a) => a.character.variety === 'monochrome')],
+  ['earthy', (m) => m.shareOf(EARTH) >= 0.35],
+  ['romantic', (m) => m.shareOf(SOFT) >= 0.3 && m.character.lightness !== 'dark'],
+  ['classic', (m) => m.shareOf(NEUTRALS) >= 0.6 && !m.prints],
+  ['preppy', (m) => m.has('navy') && (m.has('white') || m.has('cream') || m.has('red')) && m.structured],
+  ['graphic', (m) => m.structured && m.mostly((a) => a.character.contrast === 'high-contrast')],
+  [
+    'bold',
+    (m) => m.mostly((a) => a.character.saturation === 'vivid' || a.character.contrast === 'high-contrast'),
+  ],
+  [
+    'playful',
+    (m) =>
+      (m.prints || m.mostly((a) => a.character.variety === 'multicolour')) &&
+      m.character.saturation !== 'muted',
+  ],
+  ['edgy', (m) => m.character.lightness === 'dark' && m.shareOf(BLACK) >= 0.3],
+  ['soft', (m) => m.character.lightness === 'light' && m.character.saturation === 'muted'],
+];
 
 /** Character of the whole set: the majority of the images' characters (ties broken by name). */
 export function overallCharacter(analyses: ImageAnalysis[]): PaletteCharacter {
@@ -208,6 +242,17 @@ export interface ProfileSummary {
   palette: PaletteColour[];
   patterns: PatternKind[];
 }
+
+const SATURATION_WORDS: Record<PaletteCharacter['saturation'], string> = {
+  vivid: 'vivid',
+  muted: 'muted',
+  moderate: 'moderately saturated',
+};
+const CONTRAST_WORDS: Record<PaletteCharacter['contrast'], string> = {
+  'high-contrast': 'high-contrast pairings',
+  tonal: 'tonal, low-contrast combinations',
+  balanced: 'balanced contrast',
+};
 
 const PATTERN_PREFERENCE: Record<PatternKind, string> = {
   solid: 'clean solids',
@@ -267,19 +312,9 @@ export function writeProfile(analyses: ImageAnalysis[]): ProfileSummary {
   sentences.push(`A ${tone} palette built on ${list(top.slice(0, 3).map((c) => c.name))}.`);
   const anchor = top[0];
   if (n > 1) sentences.push(anchorSentence(anchor, n));
-  const sat =
-    character.saturation === 'vivid'
-      ? 'vivid'
-      : character.saturation === 'muted'
-        ? 'muted'
-        : 'moderately saturated';
-  const contrast =
-    character.contrast === 'high-contrast'
-      ? 'high-contrast pairings'
-      : character.contrast === 'tonal'
-        ? 'tonal, low-contrast combinations'
-        : 'balanced contrast';
-  sentences.push(`Colours are ${sat}, with ${contrast}.`);
+  sentences.push(
+    `Colours are ${SATURATION_WORDS[character.saturation]}, with ${CONTRAST_WORDS[character.contrast]}.`,
+  );
 
   const patternCounts = new Map<PatternKind, number>();
   analyses.forEach((a) =>
