@@ -48,4 +48,14 @@ export default tseslint.config(
     ],
     rules: { 'no-restricted-properties': 'off' },
   },
+  {
+    // Production code: a function a reviewer can hold in their head (tests, benchmarks and fixtures are
+    // exempt: a describe() block or a data table is long by nature). docs/decisions/0040.
+    files: ['src/**/*.ts', 'tools/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
+      complexity: ['error', 20],
+    },
+  },
 );
