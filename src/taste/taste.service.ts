@@ -1,7 +1,8 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AllConfig } from '../config/configuration';
-import { analyseImage, type ImageAnalysis } from './image-analysis';
+import { AnalysisPool } from './analysis-pool';
+import type { ImageAnalysis } from './image-analysis';
 import { OpenAiTasteProvider } from './openai.provider';
 import { LocalTasteProvider } from './local-taste.provider';
 import { writeProfile } from './profile-writer';
@@ -10,7 +11,7 @@ import { TasteGenerationError, TasteImageInput, TasteResult } from './taste.type
 import { MetricsService } from '../metrics/metrics.service';
 import { mapBounded } from '../common/concurrency';
 
-/** At most two images decode at once: sharp is multi-threaded already, and memory stays bounded. */
+/** At most two images of a core are analysed at once: the pool's threads, and memory stays bounded. */
 const ANALYSIS_CONCURRENCY = 2;
 
 /** The provider named by `taste.provider`: the module's factory and the service's fallback use it. */
@@ -23,12 +24,14 @@ export function createTasteProvider(config: ConfigService<AllConfig, true>): Tas
 /**
  * The taste engine: from 1 to 5 images, a caption per image and one taste profile with style
  * attributes, tags, the structured palette and patterns. The local analyst always runs (search needs
- * its palette); the configured TasteProvider writes the captions and the profile.
+ * its palette), in low-priority worker threads (AnalysisPool); the configured TasteProvider writes the
+ * captions and the profile.
  */
 @Injectable()
-export class TasteService {
+export class TasteService implements OnApplicationShutdown {
   private readonly provider: TasteProvider;
   private readonly providerName: string;
+  private readonly analysisPool = new AnalysisPool();
 
   /** Outside Nest (scripts, tests) the provider may be omitted: it is then built from the config. */
   constructor(
@@ -42,7 +45,12 @@ export class TasteService {
 
   /** The local analysis of each image, in input order (used by product image colour extraction). */
   async analyse(images: TasteImageInput[]): Promise<ImageAnalysis[]> {
-    return mapBounded(images, ANALYSIS_CONCURRENCY, (img, i) => analyseImage(img.data, i));
+    return mapBounded(images, ANALYSIS_CONCURRENCY, (img, i) => this.analysisPool.analyse(img.data, i));
+  }
+
+  /** After the job workers have drained (their shutdown hooks run first), the analysis threads end. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.analysisPool.close();
   }
 
   async generate(images: TasteImageInput[]): Promise<TasteResult> {

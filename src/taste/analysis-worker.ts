@@ -1,0 +1,28 @@
+/**
+ * The body of one analysis-pool thread (see analysis-pool.ts): the whole local measurement of one
+ * image, off the main event loop. A TasteGenerationError crosses the thread boundary as data, because
+ * a thrown error reaches the pool as a plain Error and loses its class and its `transient` flag.
+ */
+import { analyseImage, type ImageAnalysis } from './image-analysis';
+import { TasteGenerationError } from './taste.types';
+
+export interface AnalysisTask {
+  /** The encoded image (a Buffer arrives as a Uint8Array after the structured clone). */
+  data: Uint8Array;
+  index: number;
+}
+
+export type AnalysisOutcome =
+  | { analysis: ImageAnalysis }
+  | { failure: { message: string; transient: boolean; publicMessage: string } };
+
+export default async function analyse(task: AnalysisTask): Promise<AnalysisOutcome> {
+  const data = Buffer.from(task.data.buffer, task.data.byteOffset, task.data.byteLength);
+  try {
+    return { analysis: await analyseImage(data, task.index) };
+  } catch (err) {
+    if (!(err instanceof TasteGenerationError)) throw err;
+    const { message, transient, publicMessage } = err;
+    return { failure: { message, transient, publicMessage } };
+  }
+}
