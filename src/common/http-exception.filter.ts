@@ -42,6 +42,14 @@ interface ExpressError {
   message?: string;
 }
 
+/** An error of the body parsers (`entity.parse.failed`, `entity.too.large`...), which carry a `type`. */
+function isBodyError(cause: unknown): cause is ExpressError {
+  return (
+    typeof (cause as ExpressError | undefined)?.type === 'string' &&
+    (cause as ExpressError).type!.startsWith('entity.')
+  );
+}
+
 /**
  * The message of an HttpException as every surface shows it (REST body, MCP tool error, dashboard
  * page): its text, or its validation messages joined with '; '.
@@ -82,7 +90,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     res.status(body.status).json({ ...body, ...(requestId ? { requestId } : {}) });
   }
 
-  private toBody(exception: unknown): ErrorBody {
+  private toBody(thrown: unknown): ErrorBody {
+    // Nest wraps a body-parser error in an HttpException (its `cause`): read the original's `type`.
+    const exception = thrown instanceof HttpException && isBodyError(thrown.cause) ? thrown.cause : thrown;
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const checks = (exception.getResponse() as { checks?: Record<string, string> }).checks;
