@@ -1,6 +1,8 @@
 import { PayloadTooLargeException } from '@nestjs/common';
-import { json } from 'express';
+import { MIMEType } from 'node:util';
+import { json, raw } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { closingQuote, parseJsonBytes, parseStrictJson } from './json-bytes';
 
 /** Every JSON body outside the image routes: 1 MB (docs/decisions/0022-body-handling-before-auth.md). */
 export const SMALL_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -8,7 +10,6 @@ export const SMALL_BODY_LIMIT_BYTES = 1024 * 1024;
 export const MAX_JSON_DEPTH = 64;
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACE = 0x7d;
@@ -27,16 +28,9 @@ export function jsonNestingExceeds(buf: Buffer, max: number): boolean {
   while (i < n) {
     const c = buf[i];
     if (c === QUOTE) {
-      // Find the closing quote: one not preceded by an odd number of backslashes.
-      let j = buf.indexOf(QUOTE, i + 1);
-      while (j !== -1) {
-        let slashes = 0;
-        for (let k = j - 1; k > i && buf[k] === BACKSLASH; k--) slashes++;
-        if (slashes % 2 === 0) break;
-        j = buf.indexOf(QUOTE, j + 1);
-      }
-      if (j === -1) return false;
-      i = j + 1;
+      const close = closingQuote(buf, i);
+      if (close === -1) return false;
+      i = close + 1;
       continue;
     }
     if (c === OPEN_BRACE || c === OPEN_BRACKET) {
@@ -87,13 +81,60 @@ function tooLarge(): PayloadTooLargeException {
   );
 }
 
+/** body-parser's answer to a charset JSON cannot be in (RFC 8259: UTF-8; body-parser took any UTF). */
+class UnsupportedCharsetError extends Error {
+  readonly status = 415;
+  readonly statusCode = 415;
+  readonly expose = true;
+  readonly type = 'charset.unsupported';
+  constructor(charset: string) {
+    super(`unsupported charset "${charset.toUpperCase()}"`);
+  }
+}
+
+function charsetOf(req: Request): string {
+  try {
+    return new MIMEType(req.headers['content-type'] ?? '').params.get('charset')?.toLowerCase() ?? 'utf-8';
+  } catch {
+    return 'utf-8';
+  }
+}
+
+/**
+ * The image routes' JSON, parsed from the bytes that `raw` read (docs/decisions/0043): UTF-8 through
+ * parseJsonBytes, another UTF encoding decoded first, anything else 415, as body-parser's `json` did.
+ */
+function parseImageRouteJson(req: Request, _res: Response, next: NextFunction): void {
+  const bytes: unknown = req.body;
+  if (!Buffer.isBuffer(bytes)) return next();
+  const charset = charsetOf(req);
+  try {
+    if (charset === 'utf-8' || charset === 'utf8') req.body = parseJsonBytes(bytes);
+    else if (!charset.startsWith('utf-')) throw new UnsupportedCharsetError(charset);
+    else req.body = parseStrictJson(decodeText(bytes, charset));
+    next();
+  } catch (err) {
+    next(err);
+  }
+}
+
+function decodeText(bytes: Buffer, charset: string): string {
+  try {
+    return new TextDecoder(charset).decode(bytes);
+  } catch {
+    throw new UnsupportedCharsetError(charset);
+  }
+}
+
 /**
  * The JSON body parsers, installed after the API-key authentication (so an anonymous body is never
  * read): BODY_LIMIT for the image routes, 1 MB everywhere else. An over-1 MB `PATCH /cores/{id}`
  * must replace images (carry `images` or `imageUrls`), otherwise it is 413 like any other route.
  */
 export function jsonBodyParsers(largeLimit: string): RequestHandler[] {
-  const large = json({ limit: largeLimit, verify: verifyJson });
+  const readLarge = raw({ type: 'application/json', limit: largeLimit, verify: verifyJson });
+  const large: RequestHandler = (req, res, next) =>
+    readLarge(req, res, (err?: unknown) => (err ? next(err) : parseImageRouteJson(req, res, next)));
   const small = json({ limit: SMALL_BODY_LIMIT_BYTES, verify: verifyJson });
   const choose: RequestHandler = (req, res, next) => {
     // A request whose API key was refused is answered 401 without its body being read.
