@@ -13,8 +13,7 @@ export interface AnalysisTask {
 }
 
 export type AnalysisOutcome =
-  | { analysis: ImageAnalysis }
-  | { failure: { message: string; transient: boolean; publicMessage: string } };
+  { analysis: ImageAnalysis } | { failure: { message: string; transient: boolean; publicMessage: string } };
 
 export default async function analyse(task: AnalysisTask): Promise<AnalysisOutcome> {
   const data = Buffer.from(task.data.buffer, task.data.byteOffset, task.data.byteLength);
