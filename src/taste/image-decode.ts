@@ -159,10 +159,43 @@ export function highlights(img: WorkingImage): number {
   return ls[Math.min(ls.length - 1, Math.floor(ANALYSIS.light.exposurePercentile * ls.length))];
 }
 
-/** True for a dim scene (open shade, an under-exposed room): highlights under `dimBelow`. */
-export function isDim(img: WorkingImage): boolean {
+/**
+ * The cast of a scene's background: log of mean linear red over mean linear blue across the opaque
+ * pixels of subject weight at most `light.dim.backgroundMaxWeight` (0 when there are none). Negative
+ * is cool (skylight, open shade), positive warm (tungsten, a warm wall).
+ */
+export function backgroundCast(img: WorkingImage, subjectWeights: Float32Array): number {
+  const n = img.width * img.height;
+  let red = 0;
+  let blue = 0;
+  for (let i = 0; i < n; i += 1) {
+    if (img.alpha[i] < ANALYSIS.opaqueAlpha || subjectWeights[i] > ANALYSIS.light.dim.backgroundMaxWeight)
+      continue;
+    red += img.rgb[i * 3];
+    blue += img.rgb[i * 3 + 2];
+  }
+  return red > 0 && blue > 0 ? Math.log(red / blue) : 0;
+}
+
+/**
+ * True for a dim scene (open shade, an under-exposed room): highlights under `dimBelow`, or under
+ * `coolDimBelow` with a cool background. A lit scene whose brightest thing is a mid-tone wall and a
+ * scene in shade whose brightest thing is a white garment give the same highlights; the light's
+ * colour is the one cue that tells them apart (ADR 0041).
+ */
+export function isDim(img: WorkingImage, subjectWeights: Float32Array): boolean {
+  const t = ANALYSIS.light;
   const high = highlights(img);
-  return high > 0 && high < ANALYSIS.light.dimBelow;
+  if (high <= 0) return false;
+  if (high < t.dimBelow) return true;
+  return high < t.coolDimBelow && backgroundCast(img, subjectWeights) < 0;
+}
+
+/** Median lightness of the opaque pixels at `indices` (0 when none). */
+export function medianLightness(img: WorkingImage, indices: readonly number[]): number {
+  const ls = indices.filter((i) => img.alpha[i] >= ANALYSIS.opaqueAlpha).map((i) => img.lab[i * 3]);
+  ls.sort((x, y) => x - y);
+  return ls.length === 0 ? 0 : ls[Math.floor(ls.length / 2)];
 }
 
 /**
