@@ -11,6 +11,7 @@ import { colourByName, colourDistance, nameColour, Oklab, oklabOf } from './colo
 import { analyseImage, ImageAnalysis } from './image-analysis';
 import {
   backgroundCast,
+  backgroundPixels,
   correctDimScene,
   decodeWorkingImage,
   highlights,
@@ -182,12 +183,39 @@ describe('colour model: light', () => {
     const warm = await decodeWorkingImage(await scene([0.72 * 1.06, 0.72, 0.72 * 0.94]), 0);
     expect(highlights(cool)).toBeGreaterThan(ANALYSIS.light.dimBelow);
     expect(highlights(cool)).toBeLessThan(ANALYSIS.light.coolDimBelow);
-    expect(backgroundCast(cool, subjectWeights(cool).weights)).toBeLessThan(0);
+    expect(backgroundCast(cool, backgroundPixels(cool, subjectWeights(cool).weights))).toBeLessThan(0);
     expect(isDim(cool, subjectWeights(cool).weights)).toBe(true);
     expect(isDim(warm, subjectWeights(warm).weights)).toBe(false);
     expect((await analyseImage(await scene([0.72 * 0.94, 0.72, 0.72 * 1.06]), 0)).palette[0].name).toBe(
       'white',
     );
+  });
+
+  it('takes a dim warm wall that is the brightest thing in its scene for a light wall in shade', async () => {
+    // a warm off-white wall in shade (its warmth outweighs the cool light) behind a blush garment
+    const shadeWall = await decodeWorkingImage(
+      await tintedScene([0.72 * 0.94, 0.72, 0.72 * 1.06], {
+        garment: [196, 140, 142],
+        wall: (x) => (Math.floor(x / 8) % 2 === 0 ? [244, 232, 206] : [212, 201, 178]),
+      }),
+      0,
+    );
+    const weights = subjectWeights(shadeWall).weights;
+    expect(highlights(shadeWall)).toBeGreaterThan(ANALYSIS.light.dimBelow);
+    expect(highlights(shadeWall)).toBeLessThan(ANALYSIS.light.wallDimBelow);
+    expect(backgroundCast(shadeWall, backgroundPixels(shadeWall, weights))).toBeGreaterThan(0);
+    expect(isDim(shadeWall, weights)).toBe(true);
+    // the same highlights from a light grey garment against a dark wall, lit: not dim
+    const darkWall = await decodeWorkingImage(
+      await tintedScene([1.02, 1, 0.98], {
+        garment: [172, 172, 170],
+        wall: (x) => (Math.floor(x / 8) % 2 === 0 ? [96, 104, 100] : [80, 88, 84]),
+      }),
+      0,
+    );
+    expect(highlights(darkWall)).toBeGreaterThan(ANALYSIS.light.dimBelow);
+    expect(highlights(darkWall)).toBeLessThan(ANALYSIS.light.wallDimBelow);
+    expect(isDim(darkWall, subjectWeights(darkWall).weights)).toBe(false);
   });
 
   it('exposes a scene on a plain wall in shade, but not a garment on a studio-black backdrop', async () => {

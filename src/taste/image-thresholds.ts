@@ -25,6 +25,11 @@ export const ANALYSIS = {
      * shade is lit by the sky, and a scene whose brightest thing is a white garment sits between the
      * two (ADR 0041)... */
     coolDimBelow: 0.78,
+    /** ...or under `wallDimBelow` when the background's median lightness is over `wallOfHighlights`
+     * of the highlights (the wall is the brightest thing: a light wall in shade, more often than a
+     * mid-grey wall in full light)... */
+    wallDimBelow: 0.76,
+    wallOfHighlights: 0.85,
     /** ...a plain backdrop counts as a scene's wall unless it is this dark (a studio backdrop, where
      * the garment is the only light thing)... */
     studioBackdropBelow: 0.25,
