@@ -186,8 +186,8 @@ export function backgroundCast(img: WorkingImage, indices: readonly number[]): n
 /**
  * True for a dim scene (open shade, an under-exposed room). Highlights under `dimBelow` are dim. Above
  * it a lit scene whose brightest thing is a mid-tone wall and a scene in shade whose brightest thing is
- * a white garment or a light wall give the same highlights; two cues decide (ADR 0041): a cool
- * background (skylight) under `coolDimBelow`, and, under `wallDimBelow`, a background that is itself
+ * a white garment or a light wall give the same highlights; two cues decide (ADR 0041): a clearly
+ * cool background (skylight) under `coolDimBelow`, and, under `wallDimBelow`, a background that is itself
  * the scene's highlight (rooms' walls are mostly light, so a wall this dim is more likely in shade).
  */
 export function isDim(img: WorkingImage, subjectWeights: Float32Array): boolean {
@@ -197,7 +197,7 @@ export function isDim(img: WorkingImage, subjectWeights: Float32Array): boolean 
   if (high < t.dimBelow) return true;
   if (high >= t.coolDimBelow) return false;
   const background = backgroundPixels(img, subjectWeights);
-  if (backgroundCast(img, background) < 0) return true;
+  if (backgroundCast(img, background) < t.coolCastBelow) return true;
   return high < t.wallDimBelow && medianLightness(img, background) > t.wallOfHighlights * high;
 }
 

@@ -21,10 +21,12 @@ export const ANALYSIS = {
      * it and are never re-exposed (ADR 0030: lifting them turned lit stone beige)... */
     exposurePercentile: 0.98,
     dimBelow: 0.72,
-    /** ...or under `coolDimBelow` when its background is cool (mean linear red under blue): open
-     * shade is lit by the sky, and a scene whose brightest thing is a white garment sits between the
-     * two (ADR 0041)... */
+    /** ...or under `coolDimBelow` when its background is clearly cool (log of mean linear red over
+     * blue under `coolCastBelow`): open shade is lit by the sky, and a scene whose brightest thing is
+     * a white garment sits between the two (ADR 0041; at 0 lit grey walls under a slightly cool light
+     * were taken for shade)... */
     coolDimBelow: 0.78,
+    coolCastBelow: -0.1,
     /** ...or under `wallDimBelow` when the background's median lightness is over `wallOfHighlights`
      * of the highlights (the wall is the brightest thing: a light wall in shade, more often than a
      * mid-grey wall in full light)... */
