@@ -9,7 +9,16 @@ import {
 } from './colour-names';
 import { colourByName, colourDistance, nameColour, Oklab, oklabOf } from './colour-vocabulary';
 import { analyseImage, ImageAnalysis } from './image-analysis';
-import { correctDimScene, decodeWorkingImage, highlights, isDim, whiteBalance } from './image-decode';
+import {
+  backgroundCast,
+  backgroundPixels,
+  correctDimScene,
+  decodeWorkingImage,
+  highlights,
+  isDim,
+  whiteBalance,
+} from './image-decode';
+import { ANALYSIS } from './image-thresholds';
 import { subjectWeights } from './image-subject';
 import { absences, article, captionFor, writeProfile } from './profile-writer';
 
@@ -149,14 +158,77 @@ describe('colour model: light', () => {
       });
     const lit = await scene(1, [1, 1, 1]);
     const shade = await scene(0.72, [0.94, 1, 1.06]);
-    expect(isDim(await decodeWorkingImage(lit, 0))).toBe(false);
-    expect(isDim(await decodeWorkingImage(shade, 0))).toBe(true);
+    const dim = async (png: Buffer) => {
+      const img = await decodeWorkingImage(png, 0);
+      return isDim(img, subjectWeights(img).weights);
+    };
+    expect(await dim(lit)).toBe(false);
+    expect(await dim(shade)).toBe(true);
     // exposed towards a lit scene's highlights, and the cool cast taken out (red up, blue down)
     const img = await decodeWorkingImage(shade, 0);
     expect(correctDimScene(img, subjectWeights(img).weights)).toBeGreaterThan(1.5);
     expect(highlights(img)).toBeGreaterThan(0.85);
     expect(img.gains[0]).toBeGreaterThan(1);
     expect(img.gains[2]).toBeLessThan(1);
+  });
+
+  it('tells a white garment in cool shade from the same highlights under a warm light', async () => {
+    // the white garment is the scene's brightest thing: in shade its highlights (about 0.75) sit
+    // where a lit scene's mid-tone wall may; the cool light is the cue (ADR 0041)
+    const scene = (gains: Rgb) =>
+      tintedScene(gains, {
+        wall: (x) => (Math.floor(x / 8) % 2 === 0 ? [200, 200, 198] : [140, 140, 138]),
+      });
+    const cool = await decodeWorkingImage(await scene([0.72 * 0.94, 0.72, 0.72 * 1.06]), 0);
+    const warm = await decodeWorkingImage(await scene([0.72 * 1.06, 0.72, 0.72 * 0.94]), 0);
+    expect(highlights(cool)).toBeGreaterThan(ANALYSIS.light.dimBelow);
+    expect(highlights(cool)).toBeLessThan(ANALYSIS.light.coolDimBelow);
+    expect(backgroundCast(cool, backgroundPixels(cool, subjectWeights(cool).weights))).toBeLessThan(
+      ANALYSIS.light.coolCastBelow,
+    );
+    expect(isDim(cool, subjectWeights(cool).weights)).toBe(true);
+    expect(isDim(warm, subjectWeights(warm).weights)).toBe(false);
+    expect((await analyseImage(await scene([0.72 * 0.94, 0.72, 0.72 * 1.06]), 0)).palette[0].name).toBe(
+      'white',
+    );
+  });
+
+  it('takes a dim warm wall that is the brightest thing in its scene for a light wall in shade', async () => {
+    // a warm off-white wall in shade (its warmth outweighs the cool light) behind a blush garment
+    const shadeWall = await decodeWorkingImage(
+      await tintedScene([0.72 * 0.94, 0.72, 0.72 * 1.06], {
+        garment: [196, 140, 142],
+        wall: (x) => (Math.floor(x / 8) % 2 === 0 ? [244, 232, 206] : [212, 201, 178]),
+      }),
+      0,
+    );
+    const weights = subjectWeights(shadeWall).weights;
+    expect(highlights(shadeWall)).toBeGreaterThan(ANALYSIS.light.dimBelow);
+    expect(highlights(shadeWall)).toBeLessThan(ANALYSIS.light.wallDimBelow);
+    expect(backgroundCast(shadeWall, backgroundPixels(shadeWall, weights))).toBeGreaterThan(0);
+    expect(isDim(shadeWall, weights)).toBe(true);
+    // the same highlights from a light grey garment against a dark wall, lit: not dim
+    const darkWall = await decodeWorkingImage(
+      await tintedScene([1.02, 1, 0.98], {
+        garment: [172, 172, 170],
+        wall: (x) => (Math.floor(x / 8) % 2 === 0 ? [96, 104, 100] : [80, 88, 84]),
+      }),
+      0,
+    );
+    expect(highlights(darkWall)).toBeGreaterThan(ANALYSIS.light.dimBelow);
+    expect(highlights(darkWall)).toBeLessThan(ANALYSIS.light.wallDimBelow);
+    expect(isDim(darkWall, subjectWeights(darkWall).weights)).toBe(false);
+  });
+
+  it('exposes a scene on a plain wall in shade, but not a garment on a studio-black backdrop', async () => {
+    const shade: Rgb = [0.72 * 0.94, 0.72, 0.72 * 1.06];
+    const onWall = await tintedScene(shade, { wall: () => [200, 200, 198] });
+    expect((await analyseImage(onWall, 0)).palette[0].name).toBe('white');
+    // a light grey garment photographed on black is its own colour, not a dim white
+    const studio = await tintedScene([1, 1, 1], { garment: [150, 150, 150], wall: () => [12, 12, 12] });
+    const img = await decodeWorkingImage(studio, 0);
+    expect(isDim(img, subjectWeights(img).weights)).toBe(true);
+    expect((await analyseImage(studio, 0)).palette[0].name).not.toBe('white');
   });
 
   it('removes shading before naming: a blush garment lit from one side is still blush', async () => {

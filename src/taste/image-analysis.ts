@@ -1,7 +1,14 @@
-import { correctDimScene, decodeWorkingImage, isDim, whiteBalance } from './image-decode';
+import {
+  correctDimScene,
+  decodeWorkingImage,
+  isDim,
+  medianLightness,
+  whiteBalance,
+  type WorkingImage,
+} from './image-decode';
 import { PaletteCharacter, paletteCharacter } from './image-character';
 import { namePalette, subjectClusters } from './image-palette';
-import { SubjectKind, subjectWeights } from './image-subject';
+import { SubjectKind, type SubjectWeights, subjectWeights } from './image-subject';
 import { detectSurface, SurfaceAnalysis } from './image-surface';
 import { ANALYSIS } from './image-thresholds';
 import { PaletteColour, TasteGenerationError } from './taste.types';
@@ -10,8 +17,8 @@ import { PaletteColour, TasteGenerationError } from './taste.types';
  * The local analyst's measurements of one image. Everything is computed from pixels, in four steps
  * with one thresholds object (image-thresholds.ts):
  * - decode (image-decode.ts): a working copy of at most 128 px by shrink-on-load, linear RGB and OKLab,
- *   white-balanced from its neutral regions; a dim scene (open shade; never a product shot on a plain
- *   backdrop or a swatch) exposed and balanced from its background as a camera would;
+ *   white-balanced from its neutral regions; a dim scene (open shade; never a swatch or a garment on a
+ *   studio-black backdrop) exposed and balanced from its background as a camera would;
  * - subject (image-subject.ts): the garment separated from a plain backdrop, or weighted towards the
  *   centre and away from the colours of the border ring (a wall in light and shadow, a floor);
  * - palette (image-palette.ts): clusters in a shading-invariant space, each coloured by its lit part,
@@ -33,12 +40,23 @@ export interface ImageAnalysis {
 
 export const WORKING_SIZE = ANALYSIS.workingSize;
 
+/**
+ * Exposure is a scene's property: a swatch (no backdrop) or a garment on a near-black studio backdrop
+ * is its own colour; a wall behind a person or a hanger, plain or busy, is a scene (ADR 0041).
+ */
+function isScene(img: WorkingImage, first: SubjectWeights): boolean {
+  if (first.subject === 'centre-weighted') return true;
+  return (
+    first.subject === 'plain-background' &&
+    medianLightness(img, first.border) >= ANALYSIS.light.studioBackdropBelow
+  );
+}
+
 /** The whole measurement of one image. `index` (0-based) names the image in errors. */
 export async function analyseImage(data: Buffer, index: number): Promise<ImageAnalysis> {
   const img = await decodeWorkingImage(data, index);
   const first = subjectWeights(img);
-  // Exposure is a scene's property: a swatch or a product shot on a plain backdrop is its own colour.
-  if (first.subject === 'centre-weighted' && isDim(img)) correctDimScene(img, first.weights);
+  if (isScene(img, first) && isDim(img, first.weights)) correctDimScene(img, first.weights);
   else whiteBalance(img);
   const subject = subjectWeights(img);
   const { clusters, mask } = subjectClusters(img, subject);

@@ -159,10 +159,53 @@ export function highlights(img: WorkingImage): number {
   return ls[Math.min(ls.length - 1, Math.floor(ANALYSIS.light.exposurePercentile * ls.length))];
 }
 
-/** True for a dim scene (open shade, an under-exposed room): highlights under `dimBelow`. */
-export function isDim(img: WorkingImage): boolean {
+/** Indices of the background: opaque pixels of subject weight at most `light.dim.backgroundMaxWeight`. */
+export function backgroundPixels(img: WorkingImage, subjectWeights: Float32Array): number[] {
+  const n = img.width * img.height;
+  const out: number[] = [];
+  for (let i = 0; i < n; i += 1)
+    if (img.alpha[i] >= ANALYSIS.opaqueAlpha && subjectWeights[i] <= ANALYSIS.light.dim.backgroundMaxWeight)
+      out.push(i);
+  return out;
+}
+
+/**
+ * The cast of the pixels at `indices`: log of their mean linear red over their mean linear blue (0
+ * when there are none). Negative is cool (skylight, open shade), positive warm (tungsten, a warm wall).
+ */
+export function backgroundCast(img: WorkingImage, indices: readonly number[]): number {
+  let red = 0;
+  let blue = 0;
+  for (const i of indices) {
+    red += img.rgb[i * 3];
+    blue += img.rgb[i * 3 + 2];
+  }
+  return red > 0 && blue > 0 ? Math.log(red / blue) : 0;
+}
+
+/**
+ * True for a dim scene (open shade, an under-exposed room). Highlights under `dimBelow` are dim. Above
+ * it a lit scene whose brightest thing is a mid-tone wall and a scene in shade whose brightest thing is
+ * a white garment or a light wall give the same highlights; two cues decide (ADR 0041): a clearly
+ * cool background (skylight) under `coolDimBelow`, and, under `wallDimBelow`, a background that is itself
+ * the scene's highlight (rooms' walls are mostly light, so a wall this dim is more likely in shade).
+ */
+export function isDim(img: WorkingImage, subjectWeights: Float32Array): boolean {
+  const t = ANALYSIS.light;
   const high = highlights(img);
-  return high > 0 && high < ANALYSIS.light.dimBelow;
+  if (high <= 0) return false;
+  if (high < t.dimBelow) return true;
+  if (high >= t.coolDimBelow) return false;
+  const background = backgroundPixels(img, subjectWeights);
+  if (backgroundCast(img, background) < t.coolCastBelow) return true;
+  return high < t.wallDimBelow && medianLightness(img, background) > t.wallOfHighlights * high;
+}
+
+/** Median lightness of the opaque pixels at `indices` (0 when none). */
+export function medianLightness(img: WorkingImage, indices: readonly number[]): number {
+  const ls = indices.filter((i) => img.alpha[i] >= ANALYSIS.opaqueAlpha).map((i) => img.lab[i * 3]);
+  ls.sort((x, y) => x - y);
+  return ls.length === 0 ? 0 : ls[Math.floor(ls.length / 2)];
 }
 
 /**

@@ -21,9 +21,23 @@ export const ANALYSIS = {
      * it and are never re-exposed (ADR 0030: lifting them turned lit stone beige)... */
     exposurePercentile: 0.98,
     dimBelow: 0.72,
-    /** ...a dim scene is exposed as a camera would: its highlights brought to a normally exposed
-     * scene's (the median of lit scenes' highlights is about 0.89, ADR 0035)... */
-    exposureTarget: 0.92,
+    /** ...or under `coolDimBelow` when its background is clearly cool (log of mean linear red over
+     * blue under `coolCastBelow`): open shade is lit by the sky, and a scene whose brightest thing is
+     * a white garment sits between the two (ADR 0041; at 0 lit grey walls under a slightly cool light
+     * were taken for shade)... */
+    coolDimBelow: 0.78,
+    coolCastBelow: -0.1,
+    /** ...or under `wallDimBelow` when the background's median lightness is over `wallOfHighlights`
+     * of the highlights (the wall is the brightest thing: a light wall in shade, more often than a
+     * mid-grey wall in full light)... */
+    wallDimBelow: 0.76,
+    wallOfHighlights: 0.85,
+    /** ...a plain backdrop counts as a scene's wall unless it is this dark (a studio backdrop, where
+     * the garment is the only light thing)... */
+    studioBackdropBelow: 0.25,
+    /** ...a dim scene is exposed as a camera would: its highlights (often a white surface) brought
+     * near paper white (ADR 0041; 0.92, a lit scene's median highlights, left white garments grey)... */
+    exposureTarget: 0.96,
     /** ...by at most this linear gain. */
     maxExposureGain: 2.2,
     /** Per-channel cast (linear RGB gain - 1) left alone: surfaces' own tint looks like this... */
