@@ -2,12 +2,13 @@ import { PayloadTooLargeException } from '@nestjs/common';
 import { MIMEType } from 'node:util';
 import { json, raw } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { closingQuote, parseJsonBytes, parseStrictJson } from './json-bytes';
+import { BodyError, closingQuote, parseJsonBytes, parseStrictJson } from './json-bytes';
 
 /** Every JSON body outside the image routes: 1 MB (docs/decisions/0022-body-handling-before-auth.md). */
 export const SMALL_BODY_LIMIT_BYTES = 1024 * 1024;
 /** Deepest array/object nesting accepted in a JSON body; deeper is 400 before JSON.parse runs. */
 export const MAX_JSON_DEPTH = 64;
+const TOO_DEEP = `Request body nested too deeply: at most ${MAX_JSON_DEPTH} levels of arrays and objects.`;
 
 const QUOTE = 0x22;
 const OPEN_BRACE = 0x7b;
@@ -44,23 +45,12 @@ export function jsonNestingExceeds(buf: Buffer, max: number): boolean {
   return false;
 }
 
-/** The error body-parser turns into a response (mapped to `{ message, status, code }` by the filter). */
-class BodyTooDeepError extends Error {
-  readonly status = 400;
-  readonly statusCode = 400;
-  readonly expose = true;
-  readonly type = 'entity.too.deep';
-  constructor() {
-    super(`Request body nested too deeply: at most ${MAX_JSON_DEPTH} levels of arrays and objects.`);
-  }
-}
-
 type RequestWithBodySize = Request & { bodyBytes?: number };
 
 /** Runs on the raw bytes, after the size limit and before JSON.parse. */
 function verifyJson(req: RequestWithBodySize, _res: Response, buf: Buffer): void {
   req.bodyBytes = buf.length;
-  if (jsonNestingExceeds(buf, MAX_JSON_DEPTH)) throw new BodyTooDeepError();
+  if (jsonNestingExceeds(buf, MAX_JSON_DEPTH)) throw new BodyError(400, 'entity.too.deep', TOO_DEEP);
 }
 
 const CREATE_CORE = /^\/api\/v1\/org\/cores\/?$/i;
@@ -82,15 +72,8 @@ function tooLarge(): PayloadTooLargeException {
 }
 
 /** body-parser's answer to a charset JSON cannot be in (RFC 8259: UTF-8; body-parser took any UTF). */
-class UnsupportedCharsetError extends Error {
-  readonly status = 415;
-  readonly statusCode = 415;
-  readonly expose = true;
-  readonly type = 'charset.unsupported';
-  constructor(charset: string) {
-    super(`unsupported charset "${charset.toUpperCase()}"`);
-  }
-}
+const unsupportedCharset = (charset: string): BodyError =>
+  new BodyError(415, 'charset.unsupported', `unsupported charset "${charset.toUpperCase()}"`);
 
 function charsetOf(req: Request): string {
   try {
@@ -110,7 +93,7 @@ function parseImageRouteJson(req: Request, _res: Response, next: NextFunction): 
   const charset = charsetOf(req);
   try {
     if (charset === 'utf-8' || charset === 'utf8') req.body = parseJsonBytes(bytes);
-    else if (!charset.startsWith('utf-')) throw new UnsupportedCharsetError(charset);
+    else if (!charset.startsWith('utf-')) throw unsupportedCharset(charset);
     else req.body = parseStrictJson(decodeText(bytes, charset));
     next();
   } catch (err) {
@@ -122,7 +105,7 @@ function decodeText(bytes: Buffer, charset: string): string {
   try {
     return new TextDecoder(charset).decode(bytes);
   } catch {
-    throw new UnsupportedCharsetError(charset);
+    throw unsupportedCharset(charset);
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { JsonSyntaxError, LONG_STRING_BYTES, longPlainStrings, parseJsonBytes } from './json-bytes';
+import { LONG_STRING_BYTES, longPlainStrings, parseJsonBytes } from './json-bytes';
 
 const base64 = (bytes: number): string => randomBytes(bytes).toString('base64');
 const dataUrl = (bytes: number): string => `data:image/jpeg;base64,${base64(bytes)}`;
@@ -45,7 +45,9 @@ describe('parseJsonBytes', () => {
       '  42',
       ' ',
     ]) {
-      expect(() => parseJsonBytes(Buffer.from(text))).toThrow(JsonSyntaxError);
+      expect(() => parseJsonBytes(Buffer.from(text))).toThrow(
+        expect.objectContaining({ status: 400, type: 'entity.parse.failed' }) as Error,
+      );
     }
     expect(parseJsonBytes(Buffer.alloc(0))).toEqual({});
   });

@@ -17,13 +17,25 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 
-/** A body that is not JSON: the exception filter answers 400 `malformed_json`, as for body-parser's. */
-export class JsonSyntaxError extends Error {
-  readonly status = 400;
-  readonly statusCode = 400;
+/**
+ * An error of the body parsers, shaped like body-parser's own (http-errors: `status`, `expose`, `type`),
+ * so the exception filter answers them all alike: `entity.parse.failed` is 400 `malformed_json`.
+ */
+export class BodyError extends Error {
+  readonly statusCode: number;
   readonly expose = true;
-  readonly type = 'entity.parse.failed';
+
+  constructor(
+    readonly status: 400 | 415,
+    readonly type: string,
+    message: string,
+  ) {
+    super(message);
+    this.statusCode = status;
+  }
 }
+
+const malformed = (message: string): BodyError => new BodyError(400, 'entity.parse.failed', message);
 
 /**
  * The index of the quote closing the string whose opening quote is at `open` (the first one not
@@ -74,12 +86,11 @@ export function parseStrictJson(text: string, reviver?: (key: string, value: unk
   if (text.length === 0) return {};
   let i = 0;
   while (i < text.length && isWhitespace(text.charCodeAt(i))) i++;
-  if (text[i] !== '{' && text[i] !== '[')
-    throw new JsonSyntaxError('The body must be a JSON object or array.');
+  if (text[i] !== '{' && text[i] !== '[') throw malformed('The body must be a JSON object or array.');
   try {
     return JSON.parse(text, reviver) as unknown;
   } catch (err) {
-    throw new JsonSyntaxError(err instanceof Error ? err.message : String(err));
+    throw malformed(err instanceof Error ? err.message : String(err));
   }
 }
 
