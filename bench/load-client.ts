@@ -2,7 +2,7 @@
  * The load generator of the latency benchmarks, run in a process of its own (`node -r
  * ts-node/register/transpile-only bench/load-client.ts SPEC.json`): `clients` concurrent loops send the
  * spec's requests in turn (request i is `requests[i % length]`) over keep-alive connections until
- * `total` have been answered, after `warmup` untimed ones. Prints JSON: every latency in ms (sorted),
+ * `total` have been answered, after `warmup` untimed ones (sent at the same concurrency). Prints JSON: every latency in ms (sorted),
  * the status counts and the wall time.
  */
 import { readFileSync } from 'node:fs';
@@ -39,7 +39,13 @@ async function run(spec: LoadSpec): Promise<LoadResult> {
     await res.body.text();
     return { ms: performance.now() - t0, status: res.statusCode };
   };
-  for (let i = 0; i < spec.warmup; i += 1) await send(i);
+  // The warm-up at the same concurrency as the timed requests.
+  let warm = 0;
+  await Promise.all(
+    Array.from({ length: spec.clients }, async () => {
+      while (warm < spec.warmup) await send(warm++);
+    }),
+  );
   const latencies: number[] = [];
   const byRequest: number[][] = spec.requests.map(() => []);
   const statuses: Record<string, number> = {};

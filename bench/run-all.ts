@@ -3,18 +3,23 @@
  * against the BUILT service over HTTP, each figure beside a baseline measured in the same run.
  *
  *   npm run bench -- [--only cores,search,import,create,urls] [--products 100000] [--seed 1]
- *                    [--duration 10] [--search-requests 90] [--creates 12] [--url-creates 8]
+ *                    [--duration 10] [--search-requests 90] [--search-warmup 600] [--creates 12]
+ *                    [--url-creates 8]
  *
  * - cores:  GET /cores/{id} req/s at 32 connections (autocannon in its own process) vs a bare
  *           node:http + pg server doing the same SQL (bench/baseline-server.ts).
  * - search: product search p50/p95 at 1 and 8 clients over cores built through the API from
  *           photograph-like images, pooled over the bodies {}, {query:"coat"}, {gender,minPrice,maxPrice};
- *           beside GET /me p95 at 1 client. Needs the catalogue, so it runs the import too.
+ *           beside GET /me p95 at 1 client. First the process's first burst at 8 clients (printed), then
+ *           --search-warmup untimed searches, then the measured runs the targets are judged on.
+ *           Needs the catalogue, so it runs the import too.
  * - import: wall time of `node dist/cli.js catalogue:import --file` on the realistic feed, rows/s.
  * - create: POST /cores with 5 base64 JPEGs of about 1.1 MB, p95 at 1 connection, beside a server that
  *           only reads and parses the body.
  * - urls:   POST /cores with 5 https URLs of 12 MP JPEGs (a local HTTPS server with the test CA), p95 of
  *           the 202, and the 202-to-ready time of those cores.
+ *
+ * `--env KEY=VALUE` (repeatable) adds to the service's environment, to try a setting.
  *
  * The service runs as `node dist/main.js` with NODE_ENV=production and LOG_LEVEL=info (its log goes to a
  * file), database `taste_bench_run`, Redis db 9. Writes bench/results/<date>.json and
@@ -34,6 +39,7 @@ import {
   argNumber,
   argValue,
   coreFromJpegs,
+  extraEnv,
   freePort,
   freshDatabase,
   orgAndKey,
@@ -55,6 +61,7 @@ const PRODUCTS = argNumber('--products', 100_000);
 const SEED = argNumber('--seed', 1);
 const DURATION = argNumber('--duration', 10);
 const SEARCH_REQUESTS = argNumber('--search-requests', 90);
+const SEARCH_WARMUP = argNumber('--search-warmup', 600);
 const CREATES = argNumber('--creates', 12);
 const URL_CREATES = argNumber('--url-creates', 8);
 const big = PRODUCTS >= 1_000_000;
@@ -278,8 +285,13 @@ async function benchSearch(svc: Service, key: string): Promise<void> {
     total,
     warmup,
   });
-  const one = await load(spec(1, SEARCH_REQUESTS, requests.length * 2));
-  const eight = await load(spec(8, SEARCH_REQUESTS * 2, 0));
+  // A fresh process's first searches run before V8 has optimised the search path: its first burst at
+  // 8 clients is measured as it comes and printed; the targets are judged after SEARCH_WARMUP more
+  // untimed searches, on the process as it serves once it has been up for a few seconds.
+  const firstBurst = await load(spec(8, SEARCH_REQUESTS * 2, 0));
+  await load(spec(8, 0, SEARCH_WARMUP));
+  const one = await load(spec(1, SEARCH_REQUESTS, requests.length));
+  const eight = await load(spec(8, SEARCH_REQUESTS * 2, requests.length));
   const byBody = (r: LoadResult) =>
     SEARCH_BODIES.map((b, bi) => ({
       body: b,
@@ -297,6 +309,8 @@ async function benchSearch(svc: Service, key: string): Promise<void> {
     bodies: SEARCH_BODIES,
     meP95: me,
     oneClient: { ...lat(one.latencies), statuses: one.statuses, byBody: byBody(one) },
+    firstBurst: { ...lat(firstBurst.latencies), statuses: firstBurst.statuses },
+    warmup: SEARCH_WARMUP,
     eightClients: {
       ...lat(eight.latencies),
       statuses: eight.statuses,
@@ -307,11 +321,12 @@ async function benchSearch(svc: Service, key: string): Promise<void> {
   const p95one = percentile(one.latencies, 95);
   const p95eight = percentile(eight.latencies, 95);
   const ok = (r: LoadResult) => Object.keys(r.statuses).every((s) => s === '200');
+  const firstP95 = percentile(firstBurst.latencies, 95);
   const bodies = byBody(one)
     .map((b) => `${JSON.stringify(b.body)} ${b.p95.toFixed(0)}`)
     .join(', ');
   rows.push({
-    what: `Product search p95, 1 client, ${PRODUCTS} products (p50; p95 per body)`,
+    what: `Product search p95, 1 client, ${PRODUCTS} products, after ${SEARCH_WARMUP} untimed (p50; p95 per body)`,
     figure: `${ms(p95one)} (p50 ${ms(percentile(one.latencies, 50))}; ${bodies})`,
     baseline: `GET /me p95 ${ms(me)}`,
     target: big ? '<= 100 ms' : '<= 40 ms and <= 5x GET /me p95',
@@ -319,7 +334,7 @@ async function benchSearch(svc: Service, key: string): Promise<void> {
   });
   rows.push({
     what: `Product search p95, 8 clients, ${PRODUCTS} products`,
-    figure: `${ms(p95eight)}, ${rate8.toFixed(1)} searches/s`,
+    figure: `${ms(p95eight)}, ${rate8.toFixed(1)} searches/s (first burst of the process: p95 ${ms(firstP95)})`,
     baseline: `GET /me p95 ${ms(me)}`,
     target: big ? '<= 300 ms' : '<= 150 ms, >= 80 searches/s',
     met: ok(eight) && (big ? p95eight <= 300 : p95eight <= 150 && rate8 >= 80),
@@ -449,7 +464,7 @@ async function main(): Promise<void> {
   const started = new Date();
   const dbUrl = await freshDatabase(process.env.BENCH_DB_NAME ?? 'taste_bench_run');
   const port = await freePort();
-  const svc = await startService(serviceEnv(dbUrl, port));
+  const svc = await startService(serviceEnv(dbUrl, port, extraEnv()));
   console.log(
     `service: node dist/main.js on ${svc.base} (NODE_ENV=production, LOG_LEVEL=info, log ${svc.logFile})`,
   );

@@ -281,3 +281,15 @@ export function argNumber(name: string, fallback: number): number {
   const v = Number(argValue(name));
   return Number.isFinite(v) && v > 0 ? v : fallback;
 }
+
+/** `--env KEY=VALUE` (repeatable): extra service environment, for trying a setting. */
+export function extraEnv(): Record<string, string> {
+  const out: Record<string, string> = {};
+  process.argv.forEach((a, i) => {
+    if (a !== '--env') return;
+    const [k, ...v] = (process.argv[i + 1] ?? '').split('=');
+    if (!k || v.length === 0) throw new Error('--env takes KEY=VALUE');
+    out[k] = v.join('=');
+  });
+  return out;
+}

@@ -22,6 +22,7 @@ import {
   argNumber,
   argValue,
   cliJson,
+  extraEnv,
   freePort,
   freshDatabase,
   orgAndKey,
@@ -40,18 +41,6 @@ function arg(name: string, fallback: number): number {
   if (argValue(`--${name}`) !== undefined && !(Number(argValue(`--${name}`)) > 0))
     throw new Error(`--${name} must be a positive number`);
   return argNumber(`--${name}`, fallback);
-}
-
-/** `--env KEY=VALUE` (repeatable): extra service environment, for trying a setting. */
-function extraEnv(): Record<string, string> {
-  const out: Record<string, string> = {};
-  process.argv.forEach((a, i) => {
-    if (a !== '--env') return;
-    const [k, ...v] = (process.argv[i + 1] ?? '').split('=');
-    if (!k || v.length === 0) throw new Error('--env takes KEY=VALUE');
-    out[k] = v.join('=');
-  });
-  return out;
 }
 
 function rssMb(pid: number): number {

@@ -11,6 +11,7 @@ import { securityHeaders } from './common/security-headers';
 import { createValidationPipe } from './common/validation.pipe';
 import { AllConfig } from './config/configuration';
 import { drainAndClose } from './lifecycle/graceful-shutdown';
+import { warmDatabase } from './lifecycle/warm-up';
 import { requestId } from './logging/logging.module';
 import { StartupQuietLogger } from './logging/startup-quiet.logger';
 import { MetricsService } from './metrics/metrics.service';
@@ -57,6 +58,7 @@ export async function runProcess(
     }
   } else {
     const http = await createApp(config);
+    await warmDatabase(http, config);
     await http.listen(config.app.port, '0.0.0.0');
     servers.push(http.getHttpServer() as Server);
     app = http;

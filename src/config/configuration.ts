@@ -37,8 +37,12 @@ export interface AllConfig {
   metrics: { token: string; workerPort: number | null };
   /** OpenTelemetry tracing: on when an OTLP endpoint or a traces exporter is configured. */
   tracing: { enabled: boolean; serviceName: string };
-  /** `replicaUrls`: read replicas for reads that may lag (DATABASE_REPLICA_URLS; empty: none). */
-  db: { url: string; replicaUrls: string[]; migrationsRun: boolean };
+  /**
+   * `replicaUrls`: read replicas for reads that may lag (DATABASE_REPLICA_URLS; empty: none). `poolMax`
+   * connections per pool at most; the API keeps `poolWarm` of them open and warmed from its start
+   * (docs/decisions/0044-warm-database-connections.md).
+   */
+  db: { url: string; replicaUrls: string[]; migrationsRun: boolean; poolMax: number; poolWarm: number };
   redis: { url: string };
   queue: { prefix: string; concurrency: number };
   /** Background upkeep: the stuck-job reconciler and the orphan-object sweeper (0 disables a loop). */
@@ -76,6 +80,8 @@ export function buildConfig(env: EnvDto): AllConfig {
       url: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/taste',
       replicaUrls: splitList(env.DATABASE_REPLICA_URLS),
       migrationsRun: env.DB_MIGRATIONS_RUN ?? true,
+      poolMax: env.DATABASE_POOL_MAX ?? 10,
+      poolWarm: Math.min(env.DATABASE_POOL_WARM ?? 8, env.DATABASE_POOL_MAX ?? 10),
     },
     redis: { url: env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
     queue: { prefix: env.QUEUE_PREFIX ?? 'taste', concurrency: env.GENERATION_CONCURRENCY ?? 2 },

@@ -99,6 +99,17 @@ describe('configuration', () => {
 });
 
 describe('deployment settings', () => {
+  it('sizes the database pools: 10 connections at most, 8 of them warmed, never more warmed than allowed', () => {
+    expect(buildConfig(validateEnv({})).db).toEqual(expect.objectContaining({ poolMax: 10, poolWarm: 8 }));
+    const small = buildConfig(validateEnv({ DATABASE_POOL_MAX: '4' })).db;
+    expect([small.poolMax, small.poolWarm]).toEqual([4, 4]);
+    const off = buildConfig(validateEnv({ DATABASE_POOL_WARM: '0' })).db;
+    expect([off.poolMax, off.poolWarm]).toEqual([10, 0]);
+    expect(() => validateEnv({ DATABASE_POOL_MAX: '0' })).toThrow(/DATABASE_POOL_MAX/);
+    expect(() => validateEnv({ DATABASE_POOL_WARM: '-1' })).toThrow(/DATABASE_POOL_WARM/);
+    expect(() => validateEnv({ DATABASE_POOL_WARM: 'many' })).toThrow(/DATABASE_POOL_WARM/);
+  });
+
   it('reads DATABASE_REPLICA_URLS as a comma list (empty: no replicas)', () => {
     expect(buildConfig(validateEnv({})).db.replicaUrls).toEqual([]);
     expect(buildConfig(validateEnv({ DATABASE_REPLICA_URLS: '' })).db.replicaUrls).toEqual([]);

@@ -121,6 +121,8 @@ export class EnvDto {
   @IsOptional() @IsConnectionUrl(['postgres', 'postgresql']) DATABASE_URL?: string;
   @IsOptional() @Transform(toBool) @IsBoolean() DB_MIGRATIONS_RUN?: boolean;
   @IsOptional() @IsConnectionUrlList(['postgres', 'postgresql']) DATABASE_REPLICA_URLS?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(200) DATABASE_POOL_MAX?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(200) DATABASE_POOL_WARM?: number;
   @IsOptional() @IsRedisUrl() REDIS_URL?: string;
 
   @IsOptional() @IsString() QUEUE_PREFIX?: string;

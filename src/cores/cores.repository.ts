@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { hotQuery } from '../database/hot-query';
+import type { WarmStatement } from '../database/pool-warmup';
 import type { GenerationStatus } from '../jobs/job.types';
 import { CoreImageEntity } from './core-image.entity';
 import { CoreEntity, StoredPaletteColour } from './core.entity';
@@ -49,6 +50,14 @@ export type CoreSearchRead = Pick<
 const READ_SEARCH_PROFILE_SQL = `SELECT c.id, c.name, c.status, c.taste, c.style_attributes AS "styleAttributes", c.tags,
   c.palette, c.patterns
 FROM cores c WHERE c.id = $1 AND c.org_id = $2`;
+
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+
+/** The named reads of `GET /cores/{id}` and of every search, prepared on each warmed connection (0044). */
+export const CORE_READ_WARM_STATEMENTS: readonly WarmStatement[] = [
+  { name: 'cores.readForOrg', text: READ_CORE_SQL, values: [NIL_UUID, NIL_UUID] },
+  { name: 'cores.readSearchProfile', text: READ_SEARCH_PROFILE_SQL, values: [NIL_UUID, NIL_UUID] },
+];
 
 /** A core whose images are new (created or replaced): processing, with no profile and no error. */
 const AWAITING_PROFILE = {

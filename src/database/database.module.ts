@@ -11,7 +11,7 @@ import { dataSourceOptions } from './data-source';
       useFactory: (config: ConfigService<AllConfig, true>) => {
         const db = config.get('db', { infer: true });
         return {
-          ...dataSourceOptions(db.url, db.replicaUrls),
+          ...dataSourceOptions(db.url, db.replicaUrls, { max: db.poolMax, min: db.poolWarm }),
           migrationsRun: db.migrationsRun,
           autoLoadEntities: false,
         };

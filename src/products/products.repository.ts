@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { replicaQuery } from '../database/hot-query';
+import type { WarmStatement } from '../database/pool-warmup';
 import { join, param, raw, render, sql, SqlFragment, SqlQuery } from '../database/sql';
 import type { CatalogueRow } from './catalogue-feed';
 import type { ProductGender } from './product.entity';
@@ -178,6 +179,25 @@ export function candidateQuery(plan: CandidatePlan): SqlQuery | null {
 )
 SELECT ${selectList('s', CANDIDATE_COLUMNS)}
 FROM (SELECT DISTINCT id FROM picked) p JOIN products s ON ${col('s', 'id')} = p.id`);
+}
+
+/**
+ * A search's candidate statement with a colour walk, the text branch and the filters (gender, a price
+ * range that excludes nothing, excluded ids), run on each warmed connection (docs/decisions/0044): it loads the
+ * backend's caches for the products and colour-cell tables, their indexes, `cube` and the text search.
+ */
+export function candidateWarmStatement(): WarmStatement {
+  const grey = { l: 0.6, a: 0, b: 0 };
+  const query = candidateQuery({
+    walks: [{ colour: grey, take: 1 }],
+    text: { tsquery: 'coat', near: grey, take: 1 },
+    genders: ['women', 'unisex'],
+    minPrice: 0,
+    maxPrice: 1_000_000,
+    categoryKey: null,
+    excludeExternalIds: ['-'],
+  }) as SqlQuery;
+  return { text: query.text, values: query.values };
 }
 
 /** The SQL of ProductsRepository.findAnyCandidates. */

@@ -1,9 +1,13 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { Client } from 'pg';
+import { candidateWarmStatement } from '../../src/products/products.repository';
 import { freePort } from '../support/app';
 import { cli } from '../support/cli';
 
 const ROOT = join(__dirname, '..', '..');
+
+const APP_NAME = `logs-e2e-${process.pid}`;
 
 /** The real server as a child process with info-level JSON logs on stdout, read by the test. */
 describe('structured logs (e2e, spawned server)', () => {
@@ -14,6 +18,9 @@ describe('structured logs (e2e, spawned server)', () => {
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
+    // Its own application_name, so its connections can be told from the other test files'.
+    const dbUrl = new URL(process.env.DATABASE_URL as string);
+    dbUrl.searchParams.set('application_name', APP_NAME);
     server = spawn(
       process.execPath,
       ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'main.ts')],
@@ -24,6 +31,8 @@ describe('structured logs (e2e, spawned server)', () => {
           PORT: String(port),
           LOG_LEVEL: 'info',
           QUEUE_PREFIX: `logs-${port}`,
+          DATABASE_URL: dbUrl.toString(),
+          DATABASE_POOL_WARM: '3',
           TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
         },
       },
@@ -44,6 +53,21 @@ describe('structured logs (e2e, spawned server)', () => {
 
   afterAll(() => {
     server.kill('SIGTERM');
+  });
+
+  it('listens with DATABASE_POOL_WARM connections open, each warmed with the search statement (0044)', async () => {
+    const observer = new Client({ connectionString: process.env.DATABASE_URL });
+    await observer.connect();
+    const { rows } = await observer
+      .query<{ query: string }>('SELECT query FROM pg_stat_activity WHERE application_name = $1', [APP_NAME])
+      .finally(() => observer.end());
+    // Before any request: the three warmed connections, plus whatever the start-up itself keeps open
+    // (migrations, the reconciler), each warmed one last ran the candidate statement.
+    const warmed = rows.filter(
+      (r) => r.query.length > 0 && candidateWarmStatement().text.startsWith(r.query),
+    );
+    expect(warmed).toHaveLength(3);
+    expect(logs).toContain('database connections warmed: 3');
   });
 
   it('writes JSON lines with the request id, and never the API key', async () => {
