@@ -76,13 +76,7 @@ export function buildConfig(env: EnvDto): AllConfig {
     ops: opsConfig(env),
     metrics: { token: env.METRICS_TOKEN ?? '', workerPort: env.METRICS_PORT ?? null },
     tracing: tracingConfig(env),
-    db: {
-      url: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/taste',
-      replicaUrls: splitList(env.DATABASE_REPLICA_URLS),
-      migrationsRun: env.DB_MIGRATIONS_RUN ?? true,
-      poolMax: env.DATABASE_POOL_MAX ?? 10,
-      poolWarm: Math.min(env.DATABASE_POOL_WARM ?? 8, env.DATABASE_POOL_MAX ?? 10),
-    },
+    db: dbConfig(env),
     redis: { url: env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
     queue: { prefix: env.QUEUE_PREFIX ?? 'taste', concurrency: env.GENERATION_CONCURRENCY ?? 2 },
     upkeep: upkeepConfig(env),
@@ -100,6 +94,17 @@ export function buildConfig(env: EnvDto): AllConfig {
       searchPerMin: env.RATE_LIMIT_SEARCH_PER_MIN ?? 20,
     },
     auth: authConfig(env),
+  };
+}
+
+function dbConfig(env: EnvDto): AllConfig['db'] {
+  const poolMax = env.DATABASE_POOL_MAX ?? 10;
+  return {
+    url: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/taste',
+    replicaUrls: splitList(env.DATABASE_REPLICA_URLS),
+    migrationsRun: env.DB_MIGRATIONS_RUN ?? true,
+    poolMax,
+    poolWarm: Math.min(env.DATABASE_POOL_WARM ?? 8, poolMax),
   };
 }
 

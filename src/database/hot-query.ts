@@ -2,6 +2,15 @@ import type { Pool, QueryResultRow } from 'pg';
 import type { DataSource } from 'typeorm';
 
 /**
+ * The `pg` pools under TypeORM's postgres driver: the primary's (absent until the data source is
+ * connected) and one per read replica (docs/decisions/0013-read-replicas.md).
+ */
+export function pgPools(db: DataSource): { primary: Pool | undefined; replicas: Pool[] } {
+  const driver = db.driver as unknown as { master?: Pool; slaves?: Pool[] };
+  return { primary: driver.master, replicas: driver.slaves ?? [] };
+}
+
+/**
  * A hand-written, named (prepared once per connection) query on the primary's `pg` pool under TypeORM,
  * for the few reads on every request's path (docs/decisions/0026-lean-request-path.md): no query
  * builder, no entity mapping. Same pool, same connection limit and the same errors as TypeORM's queries
@@ -13,7 +22,7 @@ export async function hotQuery<T extends QueryResultRow>(
   text: string,
   values: unknown[],
 ): Promise<T[]> {
-  const pool = (db.driver as unknown as { master?: Pool }).master;
+  const pool = pgPools(db).primary;
   if (!pool) throw new Error('Connection terminated: the database is not connected.');
   return (await pool.query<T>({ name, text, values })).rows;
 }
@@ -29,9 +38,8 @@ export async function replicaQuery<T extends QueryResultRow>(
   text: string,
   values: unknown[],
 ): Promise<T[]> {
-  const driver = db.driver as unknown as { master?: Pool; slaves?: Pool[] };
-  const slaves = driver.slaves ?? [];
-  const pool = slaves.length > 0 ? slaves[Math.floor(Math.random() * slaves.length)] : driver.master;
+  const { primary, replicas } = pgPools(db);
+  const pool = replicas.length > 0 ? replicas[Math.floor(Math.random() * replicas.length)] : primary;
   if (!pool) throw new Error('Connection terminated: the database is not connected.');
   return (await pool.query<T>(text, values)).rows;
 }

@@ -1,17 +1,12 @@
-import type { Pool, PoolClient } from 'pg';
+import type { PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
+import { pgPools } from './hot-query';
 
 /** A statement run once on each warmed connection; `name` prepares it as the request path's named query does. */
 export interface WarmStatement {
   name?: string;
   text: string;
   values: unknown[];
-}
-
-/** The primary's `pg` pool under TypeORM, then each replica's (docs/decisions/0013). */
-function pools(db: DataSource): Pool[] {
-  const driver = db.driver as unknown as { master?: Pool; slaves?: Pool[] };
-  return [...(driver.master ? [driver.master] : []), ...(driver.slaves ?? [])];
 }
 
 /**
@@ -28,7 +23,8 @@ export async function warmPools(
   statements: readonly WarmStatement[],
 ): Promise<number> {
   let warmed = 0;
-  for (const pool of pools(db)) {
+  const { primary, replicas } = pgPools(db);
+  for (const pool of [...(primary ? [primary] : []), ...replicas]) {
     const opened = await Promise.allSettled(Array.from({ length: count }, () => pool.connect()));
     const clients = opened.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     // A connection whose statement failed is destroyed (release with the error), not kept.

@@ -33,6 +33,10 @@ describe('structured logs (e2e, spawned server)', () => {
           QUEUE_PREFIX: `logs-${port}`,
           DATABASE_URL: dbUrl.toString(),
           DATABASE_POOL_WARM: '3',
+          // No upkeep pass (the test default, said here because the first test relies on it): the
+          // reconciler would run its queries on a warmed connection and replace its last statement.
+          RECONCILE_INTERVAL_MS: '0',
+          SWEEP_INTERVAL_MS: '0',
           TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
         },
       },
