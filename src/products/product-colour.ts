@@ -31,6 +31,15 @@ export interface DemoColour {
 const cache = new Map<string, ColourFeatures | null>();
 
 /**
+ * The same characters in a string of their own. V8 makes a substring of 13 or more characters a view
+ * of its parent (a sliced string), which keeps the whole parent alive; concatenating and slicing does
+ * not help (V8 slices the original again), a round trip through bytes does.
+ */
+export function detached(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
+}
+
+/**
  * Colour features of a feed `color` value: its first colour (the dominant one of `Navy/White`),
  * resolved through the fashion vocabulary, then the color-name-list dataset, then its colour words
  * (src/taste/colour-names.ts), with every colour of a multi-colour value in `colours`. Null when
@@ -51,7 +60,9 @@ export function colourFeatures(colour: string | null): ColourFeatures | null {
           name: resolved[0].name,
           colours: resolved.map((c) => ({ ...c.oklab, family: c.family, name: c.name })),
         };
-  if (cache.size < 10_000) cache.set(colour, features);
+  // A copy of the value as the key: the value is often a slice of the feed parser's chunk string, and
+  // a cached slice kept that whole chunk alive (a 100k import ended holding 52 MB of feed text).
+  if (cache.size < 10_000) cache.set(detached(colour), features);
   return features;
 }
 
