@@ -13,19 +13,27 @@
  * counted. Printed per build: create latency (p50, p95, mean) and the service process's CPU time
  * while each request ran (from /proc, so Linux only).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { photoJpegOfSize } from './photo-images';
-import { argNumber, argValue, freePort, freshDatabase, percentile, serviceEnv, waitReady } from './service';
+import {
+  argNumber,
+  argValue,
+  freePort,
+  freshDatabase,
+  orgAndKey,
+  percentile,
+  serviceEnv,
+  startService,
+  waitReady,
+  type Service,
+} from './service';
 
 interface Build {
   label: string;
   root: string;
-  base: string;
+  svc: Service;
   key: string;
-  child: ChildProcess;
   latencies: number[];
   cpu: number[];
 }
@@ -36,45 +44,10 @@ function processCpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-function cli(root: string, env: Record<string, string>, ...args: string[]): Promise<Record<string, string>> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(root, 'dist', 'cli.js'), ...args], { cwd: root, env });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('error', fail);
-    child.on('close', (code) =>
-      code === 0
-        ? done(JSON.parse(out) as Record<string, string>)
-        : fail(new Error(`cli ${args[0]}: ${code}`)),
-    );
-  });
-}
-
 async function start(label: string, root: string): Promise<Build> {
-  const db = await freshDatabase(`taste_bench_ab_${label}`);
-  const env = serviceEnv(db, await freePort());
-  const log = join(tmpdir(), `taste-bench-ab-${label}.log`);
-  const fd = openSync(log, 'w');
-  const child = spawn(process.execPath, [join(root, 'dist', 'main.js')], {
-    cwd: root,
-    env,
-    stdio: ['ignore', fd, fd],
-  });
-  closeSync(fd);
-  const base = `http://127.0.0.1:${env.PORT}`;
-  for (let waited = 0; ; waited += 200) {
-    if (child.exitCode !== null || waited > 120_000)
-      throw new Error(`build ${label} did not start; see ${log}`);
-    try {
-      if ((await fetch(`${base}/health/live`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const org = await cli(root, env, 'org:create', '--name', `ab ${label}`);
-  const { key } = await cli(root, env, 'key:create', '--org', org.id, '--name', 'bench');
-  return { label, root, base, key, child, latencies: [], cpu: [] };
+  const env = serviceEnv(await freshDatabase(`taste_bench_ab_${label}`), await freePort());
+  const svc = await startService(env, { root });
+  return { label, root, svc, key: await orgAndKey(env, `ab ${label}`, root), latencies: [], cpu: [] };
 }
 
 async function main(): Promise<void> {
@@ -97,10 +70,10 @@ async function main(): Promise<void> {
       for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
         const cores: string[] = [];
         for (let k = 0; k < burst; k += 1) {
-          const pid = build.child.pid ?? 0;
+          const pid = build.svc.child.pid ?? 0;
           const cpu0 = processCpuMs(pid);
           const t0 = performance.now();
-          const res = await fetch(`${build.base}/api/v1/org/cores`, {
+          const res = await fetch(`${build.svc.base}/api/v1/org/cores`, {
             method: 'POST',
             headers: { authorization: `Bearer ${build.key}`, 'content-type': 'application/json' },
             body,
@@ -115,7 +88,7 @@ async function main(): Promise<void> {
           }
           cores.push(answer.coreId);
         }
-        for (const id of cores) await waitReady(build.base, build.key, id, 10);
+        for (const id of cores) await waitReady(build.svc.base, build.key, id, 10);
       }
     }
     console.log(`${new Date().toISOString()}, ${rounds} rounds of ${burst} creates, builds taking turns`);
@@ -129,7 +102,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    for (const build of builds) build.child.kill('SIGTERM');
+    await Promise.all(builds.map((build) => build.svc.stop()));
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,6 +136,8 @@ export interface StartOptions {
   nodeArgs?: string[];
   /** Opens an IPC channel: the service's `process.send` messages arrive on `child`. */
   ipc?: boolean;
+  /** The checkout whose build runs (default: this one), e.g. another commit for `bench:ab-create`. */
+  root?: string;
 }
 
 /** Starts `node dist/main.js` and waits for /health/live. */
@@ -146,8 +148,9 @@ export async function startService(
   const logDir = mkdtempSync(join(tmpdir(), 'taste-bench-log-'));
   const logFile = join(logDir, 'service.log');
   const fd = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), join(ROOT, 'dist', 'main.js')], {
-    cwd: ROOT,
+  const root = options.root ?? ROOT;
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), join(root, 'dist', 'main.js')], {
+    cwd: root,
     env,
     stdio: options.ipc ? ['ignore', fd, fd, 'ipc'] : ['ignore', fd, fd],
   });
@@ -179,32 +182,65 @@ export interface CliRun {
   stdout: string;
   stderr: string;
   ms: number;
+  /**
+   * The process's peak resident memory (VmHWM in /proc/<pid>/status, sampled every 50 ms, so at most
+   * 50 ms short of the end), in MB; null where /proc cannot be read.
+   */
+  peakRssMb: number | null;
+}
+
+/** VmHWM of a running process in kB, or null. */
+function peakRssKb(pid: number | undefined): number | null {
+  try {
+    const match = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Runs `node dist/cli.js ...args` and times its wall clock. */
 export function runCli(env: Record<string, string>, ...args: string[]): Promise<CliRun> {
+  return runCliIn(ROOT, env, ...args);
+}
+
+/** runCli() with the build of another checkout. */
+function runCliIn(root: string, env: Record<string, string>, ...args: string[]): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], { cwd: ROOT, env });
+    const child = spawn(process.execPath, [join(root, 'dist', 'cli.js'), ...args], { cwd: root, env });
     let stdout = '';
     let stderr = '';
+    let peakKb: number | null = null;
+    const sampler = setInterval(() => (peakKb = peakRssKb(child.pid) ?? peakKb), 50);
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - t0 }));
+    child.on('error', (err) => {
+      clearInterval(sampler);
+      reject(err);
+    });
+    child.on('close', (code) => {
+      clearInterval(sampler);
+      const peakRssMb = peakKb === null ? null : Math.round(peakKb / 1024);
+      resolve({ code, stdout, stderr, ms: performance.now() - t0, peakRssMb });
+    });
   });
 }
 
-export async function cliJson<T>(env: Record<string, string>, ...args: string[]): Promise<T> {
-  const r = await runCli(env, ...args);
+export function cliJson<T>(env: Record<string, string>, ...args: string[]): Promise<T> {
+  return cliJsonIn<T>(ROOT, env, ...args);
+}
+
+async function cliJsonIn<T>(root: string, env: Record<string, string>, ...args: string[]): Promise<T> {
+  const r = await runCliIn(root, env, ...args);
   if (r.code !== 0) throw new Error(`cli ${args.join(' ')} failed (${r.code}): ${r.stderr}`);
   return JSON.parse(r.stdout) as T;
 }
 
-/** A new organization and API key through the CLI. */
-export async function orgAndKey(env: Record<string, string>, name: string): Promise<string> {
-  const org = await cliJson<{ id: string }>(env, 'org:create', '--name', name);
-  const key = await cliJson<{ key: string }>(env, 'key:create', '--org', org.id, '--name', 'bench');
+/** A new organization and API key through the CLI (of checkout `root`, default this one). */
+export async function orgAndKey(env: Record<string, string>, name: string, root = ROOT): Promise<string> {
+  const org = await cliJsonIn<{ id: string }>(root, env, 'org:create', '--name', name);
+  const key = await cliJsonIn<{ key: string }>(root, env, 'key:create', '--org', org.id, '--name', 'bench');
   return key.key;
 }
 

@@ -14,8 +14,8 @@ import { useCoresSuite } from '../support/cores-suite';
 describe('cores: large base64 images (e2e)', () => {
   const s = useCoresSuite();
   /** A noisy JPEG (incompressible, like a photograph): well over LONG_STRING_BYTES as base64. */
-  async function noisyJpeg(seedWidth: number): Promise<Buffer> {
-    const [width, height] = [seedWidth, 300];
+  async function noisyJpeg(width: number): Promise<Buffer> {
+    const height = 300;
     return sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } })
       .jpeg({ quality: 95 })
       .toBuffer();
