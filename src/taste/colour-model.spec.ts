@@ -10,13 +10,13 @@ import {
 import { colourByName, colourDistance, nameColour, Oklab, oklabOf } from './colour-vocabulary';
 import { analyseImage, ImageAnalysis } from './image-analysis';
 import {
-  backgroundCast,
-  backgroundPixels,
   correctDimScene,
   decodeWorkingImage,
+  highlightCast,
   highlights,
   isDim,
   whiteBalance,
+  type WorkingImage,
 } from './image-decode';
 import { ANALYSIS } from './image-thresholds';
 import { subjectWeights } from './image-subject';
@@ -156,68 +156,87 @@ describe('colour model: light', () => {
         garment: [201, 185, 160],
         wall: (x) => (Math.floor(x / 8) % 2 === 0 ? [222, 222, 220] : [140, 140, 138]),
       });
-    const lit = await scene(1, [1, 1, 1]);
-    const shade = await scene(0.72, [0.94, 1, 1.06]);
-    const dim = async (png: Buffer) => {
-      const img = await decodeWorkingImage(png, 0);
-      return isDim(img, subjectWeights(img).weights);
+    const lit = await decodeWorkingImage(await scene(1, [1, 1, 1]), 0);
+    const shade = await decodeWorkingImage(await scene(0.72, [0.94, 1, 1.06]), 0);
+    expect(isDim(lit)).toBe(false);
+    expect(isDim(shade)).toBe(true);
+    // exposed towards a lit scene's highlights, and the cool cast taken out (the shade preset, then
+    // the background's neutral pixels): the light grey wall stripe is neutral again, as when lit
+    const weights = subjectWeights(shade).weights;
+    const wallCast = (img: WorkingImage) => {
+      const i = (20 * img.width + 2) * 3; // a light stripe of the wall, left of the garment
+      return Math.log(img.rgb[i] / img.rgb[i + 2]);
     };
-    expect(await dim(lit)).toBe(false);
-    expect(await dim(shade)).toBe(true);
-    // exposed towards a lit scene's highlights, and the cool cast taken out (red up, blue down)
-    const img = await decodeWorkingImage(shade, 0);
-    expect(correctDimScene(img, subjectWeights(img).weights)).toBeGreaterThan(1.5);
-    expect(highlights(img)).toBeGreaterThan(0.85);
-    expect(img.gains[0]).toBeGreaterThan(1);
-    expect(img.gains[2]).toBeLessThan(1);
+    expect(wallCast(shade)).toBeLessThan(-0.15);
+    expect(correctDimScene(shade, weights)).toBeGreaterThan(1.5);
+    expect(highlights(shade)).toBeGreaterThan(0.85);
+    // within the dim white balance's deadband (3% a channel: about 0.06 of log red/blue)
+    expect(Math.abs(wallCast(shade) - wallCast(lit))).toBeLessThan(0.07);
+    // and the garment is named as in the lit scene
+    const named = async (png: Buffer) => (await analyseImage(png, 0)).palette[0].name;
+    expect(await named(await scene(0.72, [0.94, 1, 1.06]))).toBe(await named(await scene(1, [1, 1, 1])));
   });
 
-  it('tells a white garment in cool shade from the same highlights under a warm light', async () => {
-    // the white garment is the scene's brightest thing: in shade its highlights (about 0.75) sit
-    // where a lit scene's mid-tone wall may; the cool light is the cue (ADR 0041)
-    const scene = (gains: Rgb) =>
-      tintedScene(gains, {
-        wall: (x) => (Math.floor(x / 8) % 2 === 0 ? [200, 200, 198] : [140, 140, 138]),
-      });
-    const cool = await decodeWorkingImage(await scene([0.72 * 0.94, 0.72, 0.72 * 1.06]), 0);
-    const warm = await decodeWorkingImage(await scene([0.72 * 1.06, 0.72, 0.72 * 0.94]), 0);
-    expect(highlights(cool)).toBeGreaterThan(ANALYSIS.light.dimBelow);
-    expect(highlights(cool)).toBeLessThan(ANALYSIS.light.coolDimBelow);
-    expect(backgroundCast(cool, backgroundPixels(cool, subjectWeights(cool).weights))).toBeLessThan(
-      ANALYSIS.light.coolCastBelow,
+  it('takes the sky out of a dim scene with a shade preset even when no neutral wall is in view', async () => {
+    // a white garment before a saturated teal wall in open shade: the background has no neutral
+    // pixels, so only the preset (daylight at 7,500 K to D65) corrects the light's colour
+    const img = await decodeWorkingImage(
+      await tintedScene([0.72 * 0.94, 0.72, 0.72 * 1.06], { wall: () => [40, 140, 150] }),
+      0,
     );
-    expect(isDim(cool, subjectWeights(cool).weights)).toBe(true);
-    expect(isDim(warm, subjectWeights(warm).weights)).toBe(false);
-    expect((await analyseImage(await scene([0.72 * 0.94, 0.72, 0.72 * 1.06]), 0)).palette[0].name).toBe(
-      'white',
-    );
+    const centre = ((img.height >> 1) * img.width + (img.width >> 1)) * 3;
+    const cast = () => Math.log(img.rgb[centre] / img.rgb[centre + 2]);
+    const before = cast();
+    correctDimScene(img, subjectWeights(img).weights);
+    expect(img.gains).toEqual([1, 1, 1]);
+    const [red, , blue] = ANALYSIS.light.shadeGains;
+    expect(cast() - before).toBeCloseTo(Math.log(red / blue), 2);
   });
 
-  it('takes a dim warm wall that is the brightest thing in its scene for a light wall in shade', async () => {
-    // a warm off-white wall in shade (its warmth outweighs the cool light) behind a blush garment
-    const shadeWall = await decodeWorkingImage(
-      await tintedScene([0.72 * 0.94, 0.72, 0.72 * 1.06], {
-        garment: [196, 140, 142],
-        wall: (x) => (Math.floor(x / 8) % 2 === 0 ? [244, 232, 206] : [212, 201, 178]),
+  it('weighs the highlights by their cast: cool highlights are shade up to brighter levels (ADR 0046)', async () => {
+    // a white garment on a grey wall, at three exposures and two lights: the garment is the
+    // scene's brightest thing
+    const scene = async (k: number, gains: Rgb) =>
+      decodeWorkingImage(
+        await tintedScene([k * gains[0], k * gains[1], k * gains[2]], {
+          wall: (x) => (Math.floor(x / 8) % 2 === 0 ? [200, 200, 198] : [140, 140, 138]),
+        }),
+        0,
+      );
+    const cool: Rgb = [0.94, 1, 1.06];
+    const warm: Rgb = [1.06, 1, 0.94];
+    const t = ANALYSIS.light;
+    // in open shade: highlights above the neutral threshold, but cool
+    const shade = await scene(0.76, cool);
+    expect(highlights(shade)).toBeGreaterThan(t.dimBelow);
+    expect(highlightCast(shade)).toBeLessThan(-0.2);
+    expect(isDim(shade)).toBe(true);
+    // the same highlights under a warm light: lit
+    const lit = await scene(0.76, warm);
+    expect(highlights(lit)).toBeGreaterThan(t.dimBelow);
+    expect(highlightCast(lit)).toBeGreaterThan(0.2);
+    expect(isDim(lit)).toBe(false);
+    // neutral highlights: dim under the threshold, lit over it
+    expect(isDim(await scene(0.7, [1, 1, 1]))).toBe(true);
+    expect(isDim(await scene(0.82, [1, 1, 1]))).toBe(false);
+    // the white garment in shade is named white once its light is corrected
+    const png = await tintedScene([0.72 * 0.94, 0.72, 0.72 * 1.06], {
+      wall: (x) => (Math.floor(x / 8) % 2 === 0 ? [200, 200, 198] : [140, 140, 138]),
+    });
+    expect((await analyseImage(png, 0)).palette[0].name).toBe('white');
+  });
+
+  it('reads the highlights cast from the lightest pixels only', async () => {
+    // a warm garment lit: its highlights are a white wall stripe, neutral; the warm garment is not
+    const img = await decodeWorkingImage(
+      await tintedScene([1, 1, 1], {
+        garment: [180, 120, 80],
+        wall: (x) => (Math.floor(x / 8) % 2 === 0 ? [240, 240, 240] : [60, 60, 60]),
       }),
       0,
     );
-    const weights = subjectWeights(shadeWall).weights;
-    expect(highlights(shadeWall)).toBeGreaterThan(ANALYSIS.light.dimBelow);
-    expect(highlights(shadeWall)).toBeLessThan(ANALYSIS.light.wallDimBelow);
-    expect(backgroundCast(shadeWall, backgroundPixels(shadeWall, weights))).toBeGreaterThan(0);
-    expect(isDim(shadeWall, weights)).toBe(true);
-    // the same highlights from a light grey garment against a dark wall, lit: not dim
-    const darkWall = await decodeWorkingImage(
-      await tintedScene([1.02, 1, 0.98], {
-        garment: [172, 172, 170],
-        wall: (x) => (Math.floor(x / 8) % 2 === 0 ? [96, 104, 100] : [80, 88, 84]),
-      }),
-      0,
-    );
-    expect(highlights(darkWall)).toBeGreaterThan(ANALYSIS.light.dimBelow);
-    expect(highlights(darkWall)).toBeLessThan(ANALYSIS.light.wallDimBelow);
-    expect(isDim(darkWall, subjectWeights(darkWall).weights)).toBe(false);
+    expect(Math.abs(highlightCast(img))).toBeLessThan(0.02);
+    expect(isDim(img)).toBe(false);
   });
 
   it('exposes a scene on a plain wall in shade, but not a garment on a studio-black backdrop', async () => {
@@ -227,7 +246,7 @@ describe('colour model: light', () => {
     // a light grey garment photographed on black is its own colour, not a dim white
     const studio = await tintedScene([1, 1, 1], { garment: [150, 150, 150], wall: () => [12, 12, 12] });
     const img = await decodeWorkingImage(studio, 0);
-    expect(isDim(img, subjectWeights(img).weights)).toBe(true);
+    expect(isDim(img)).toBe(true);
     expect((await analyseImage(studio, 0)).palette[0].name).not.toBe('white');
   });
 

@@ -44,7 +44,7 @@ export const WORKING_SIZE = ANALYSIS.workingSize;
  * Exposure is a scene's property: a swatch (no backdrop) or a garment on a near-black studio backdrop
  * is its own colour; a wall behind a person or a hanger, plain or busy, is a scene (ADR 0041).
  */
-function isScene(img: WorkingImage, first: SubjectWeights): boolean {
+export function isScene(img: WorkingImage, first: SubjectWeights): boolean {
   if (first.subject === 'centre-weighted') return true;
   return (
     first.subject === 'plain-background' &&
@@ -54,9 +54,24 @@ function isScene(img: WorkingImage, first: SubjectWeights): boolean {
 
 /** The whole measurement of one image. `index` (0-based) names the image in errors. */
 export async function analyseImage(data: Buffer, index: number): Promise<ImageAnalysis> {
-  const img = await decodeWorkingImage(data, index);
+  return analyseWorkingImage(await decodeWorkingImage(data, index), index);
+}
+
+/**
+ * How a scene's light is read: `auto` decides by `isDim` (the engine's only mode); `lit` and `dim`
+ * force one reading, for the benchmark that fits and checks that decision (bench/light-gate.ts).
+ */
+export type LightReading = 'auto' | 'lit' | 'dim';
+
+/** analyseImage() of a decoded working copy (which it corrects in place). */
+export function analyseWorkingImage(
+  img: WorkingImage,
+  index: number,
+  light: LightReading = 'auto',
+): ImageAnalysis {
   const first = subjectWeights(img);
-  if (isScene(img, first) && isDim(img, first.weights)) correctDimScene(img, first.weights);
+  const dim = isScene(img, first) && (light === 'auto' ? isDim(img) : light === 'dim');
+  if (dim) correctDimScene(img, first.weights);
   else whiteBalance(img);
   const subject = subjectWeights(img);
   const { clusters, mask } = subjectClusters(img, subject);

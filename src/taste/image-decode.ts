@@ -159,24 +159,19 @@ export function highlights(img: WorkingImage): number {
   return ls[Math.min(ls.length - 1, Math.floor(ANALYSIS.light.exposurePercentile * ls.length))];
 }
 
-/** Indices of the background: opaque pixels of subject weight at most `light.dim.backgroundMaxWeight`. */
-export function backgroundPixels(img: WorkingImage, subjectWeights: Float32Array): number[] {
-  const n = img.width * img.height;
-  const out: number[] = [];
-  for (let i = 0; i < n; i += 1)
-    if (img.alpha[i] >= ANALYSIS.opaqueAlpha && subjectWeights[i] <= ANALYSIS.light.dim.backgroundMaxWeight)
-      out.push(i);
-  return out;
-}
-
 /**
- * The cast of the pixels at `indices`: log of their mean linear red over their mean linear blue (0
- * when there are none). Negative is cool (skylight, open shade), positive warm (tungsten, a warm wall).
+ * The cast of the scene's highlights: log of mean linear red over mean linear blue across the lightest
+ * `light.highlightShare` of the opaque pixels (0 when there are none). Negative is cool (skylight, open
+ * shade), positive warm (tungsten, a warm wall, a warm garment that is the brightest thing).
  */
-export function backgroundCast(img: WorkingImage, indices: readonly number[]): number {
+export function highlightCast(img: WorkingImage): number {
+  const n = img.width * img.height;
+  const opaque: number[] = [];
+  for (let i = 0; i < n; i += 1) if (img.alpha[i] >= ANALYSIS.opaqueAlpha) opaque.push(i);
+  opaque.sort((x, y) => img.lab[x * 3] - img.lab[y * 3]);
   let red = 0;
   let blue = 0;
-  for (const i of indices) {
+  for (const i of opaque.slice(Math.floor((1 - ANALYSIS.light.highlightShare) * opaque.length))) {
     red += img.rgb[i * 3];
     blue += img.rgb[i * 3 + 2];
   }
@@ -184,21 +179,17 @@ export function backgroundCast(img: WorkingImage, indices: readonly number[]): n
 }
 
 /**
- * True for a dim scene (open shade, an under-exposed room). Highlights under `dimBelow` are dim. Above
- * it a lit scene whose brightest thing is a mid-tone wall and a scene in shade whose brightest thing is
- * a white garment or a light wall give the same highlights; two cues decide (ADR 0041): a clearly
- * cool background (skylight) under `coolDimBelow`, and, under `wallDimBelow`, a background that is itself
- * the scene's highlight (rooms' walls are mostly light, so a wall this dim is more likely in shade).
+ * True for a dim scene (open shade, an under-exposed room): its highlights, raised by their cast, sit
+ * under `light.dimBelow` (ADR 0046). A lit scene whose brightest thing is a mid-tone wall and a scene
+ * in shade whose brightest thing is a white garment have the same highlights; in shade those
+ * highlights take the sky's cool cast, so a cool scene counts as dim up to brighter highlights than a
+ * warm one.
  */
-export function isDim(img: WorkingImage, subjectWeights: Float32Array): boolean {
+export function isDim(img: WorkingImage): boolean {
   const t = ANALYSIS.light;
   const high = highlights(img);
   if (high <= 0) return false;
-  if (high < t.dimBelow) return true;
-  if (high >= t.coolDimBelow) return false;
-  const background = backgroundPixels(img, subjectWeights);
-  if (backgroundCast(img, background) < t.coolCastBelow) return true;
-  return high < t.wallDimBelow && medianLightness(img, background) > t.wallOfHighlights * high;
+  return high + t.highlightCastWeight * highlightCast(img) < t.dimBelow;
 }
 
 /** Median lightness of the opaque pixels at `indices` (0 when none). */
@@ -209,13 +200,15 @@ export function medianLightness(img: WorkingImage, indices: readonly number[]): 
 }
 
 /**
- * A dim scene's light corrected, as a camera's auto-exposure and white balance would: linear RGB
- * scaled so the highlights reach `exposureTarget` (by at most `maxExposureGain`), then balanced from
- * the background's neutral pixels (`light.dim`: never the garment's own, a narrower deadband, since
- * shade light is not the reference light). Returns the exposure gain.
+ * A dim scene's light corrected, as a camera's shade preset, auto-exposure and white balance would:
+ * linear RGB scaled by `shadeGains` (skylight back towards daylight, ADR 0046), then so the highlights
+ * reach `exposureTarget` (by at most `maxExposureGain`), then balanced from the background's neutral
+ * pixels (`light.dim`: never the garment's own, a narrower deadband, since shade light is not the
+ * reference light). Returns the exposure gain.
  */
 export function correctDimScene(img: WorkingImage, subjectWeights: Float32Array): number {
   const t = ANALYSIS.light;
+  applyGains(img, t.shadeGains, false);
   const high = highlights(img);
   // OKLab lightness is about the cube root of linear light.
   const gain = Math.min(t.maxExposureGain, (t.exposureTarget / high) ** 3);

@@ -17,29 +17,29 @@ export const ANALYSIS = {
     /** ...covering at least this share of the opaque pixels; otherwise no correction. */
     neutralMinShare: 0.05,
     /** A scene is dim (open shade, an under-exposed room) when its highlights (this lightness
-     * percentile) sit under `dimBelow`; lit scenes whose brightest thing is a mid-tone wall sit above
-     * it and are never re-exposed (ADR 0030: lifting them turned lit stone beige)... */
+     * percentile), raised by `highlightCastWeight` times the highlights' cast, sit under `dimBelow`
+     * (ADR 0046). The cast is the log of mean linear red over blue across the lightest
+     * `highlightShare` of the pixels: open shade is lit by the sky, so its brightest surfaces (a white
+     * garment, a light wall) turn cool, while a lit scene's brightest things keep their own colour.
+     * A cool scene is dim up to brighter highlights (0.80 at a cast of -0.3), a warm one only under
+     * darker ones (0.73 at +0.3). Fitted on tuning seeds 3-8 of bench/photo-images.ts, never on the
+     * held-out seed (ADR 0046)... */
     exposurePercentile: 0.98,
-    dimBelow: 0.72,
-    /** ...or under `coolDimBelow` when its background is clearly cool (log of mean linear red over
-     * blue under `coolCastBelow`): open shade is lit by the sky, and a scene whose brightest thing is
-     * a white garment sits between the two (ADR 0041; at 0 lit grey walls under a slightly cool light
-     * were taken for shade)... */
-    coolDimBelow: 0.78,
-    coolCastBelow: -0.1,
-    /** ...or under `wallDimBelow` when the background's median lightness is over `wallOfHighlights`
-     * of the highlights (the wall is the brightest thing: a light wall in shade, more often than a
-     * mid-grey wall in full light)... */
-    wallDimBelow: 0.76,
-    wallOfHighlights: 0.85,
+    dimBelow: 0.766,
+    highlightCastWeight: 0.113,
+    highlightShare: 0.05,
     /** ...a plain backdrop counts as a scene's wall unless it is this dark (a studio backdrop, where
      * the garment is the only light thing)... */
     studioBackdropBelow: 0.25,
     /** ...a dim scene is exposed as a camera would: its highlights (often a white surface) brought
      * near paper white (ADR 0041; 0.92, a lit scene's median highlights, left white garments grey)... */
     exposureTarget: 0.96,
-    /** ...by at most this linear gain. */
+    /** ...by at most this linear gain... */
     maxExposureGain: 2.2,
+    /** ...after its light's colour is taken back towards daylight, as a camera's shade preset does,
+     * before the background's neutral pixels balance what is left (ADR 0046): linear sRGB gains from
+     * CIE daylight at 7,500 K (open shade) to D65. */
+    shadeGains: [1.083, 1, 0.879] as const,
     /** Per-channel cast (linear RGB gain - 1) left alone: surfaces' own tint looks like this... */
     deadband: 0.06,
     /** ...and the largest correction applied beyond it. */
