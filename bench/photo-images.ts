@@ -369,3 +369,18 @@ export async function photoJpegOfSize(spec: PhotoSpec, bytes: number): Promise<P
 export function photo12Mp(spec: PhotoSpec): Promise<PhotoJpeg> {
   return photoJpeg(spec, { outWidth: 4240, outHeight: 2832, quality: 92, noise: 8 });
 }
+
+/**
+ * Image `k` of family `family` (index `fi` in FAMILY_KEYS) for evaluation seed `seed`, as
+ * `npm run eval:taste` draws it: 480x640, under `light`. `npm run bench:light-gate` fits on the same
+ * images of other seeds.
+ */
+export function evalPhoto(
+  seed: number,
+  fi: number,
+  family: string,
+  k: number,
+  light: Lighting,
+): Promise<PhotoJpeg> {
+  return photoJpeg({ family, seed: seed * 100_000 + 50_000 + fi * 10 + k, width: 480, height: 640, light });
+}

@@ -27,7 +27,7 @@ import { analyseImage } from '../src/taste/image-analysis';
 import { TasteService } from '../src/taste/taste.service';
 import { GarmentPattern, garmentPng, GarmentSpec } from '../test/support/garments';
 import { FAMILY_KEYS, familiesNamedBy } from './colour-families';
-import { type Lighting, photoJpeg } from './photo-images';
+import { evalPhoto, type Lighting } from './photo-images';
 import { argNumber } from './service';
 
 /** Share of photograph-like images whose dominant family the engine names right, per family. */
@@ -40,13 +40,7 @@ async function photoSet(
   for (const [fi, family] of FAMILY_KEYS.entries()) {
     const r = { right: 0, byHex: 0, total: 0, misses: [] as string[] };
     for (let k = 0; k < perFamily; k += 1) {
-      const p = await photoJpeg({
-        family,
-        seed: seed * 100_000 + 50_000 + fi * 10 + k,
-        width: 480,
-        height: 640,
-        light,
-      });
+      const p = await evalPhoto(seed, fi, family, k, light);
       const a = await analyseImage(p.jpeg, 0);
       const top = a.palette[0];
       const named = top ? familiesNamedBy(top.name, top.hex) : { families: [], byHex: false };
