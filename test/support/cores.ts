@@ -52,6 +52,9 @@ export async function waitForCore(
   timeoutMs = 30000,
 ): Promise<Record<string, unknown>> {
   const deadline = Date.now() + timeoutMs;
+  // 100 ms at first, then less often: a long wait (retries with backoff on a slow machine) must not
+  // spend the key's 120 requests a minute and end in a 429.
+  let pause = 100;
   for (;;) {
     const res = await request(t.app.getHttpServer())
       .get(`/api/v1/org/cores/${coreId}`)
@@ -59,7 +62,8 @@ export async function waitForCore(
     if (res.status !== 200) throw new Error(`GET core ${coreId}: ${res.status} ${JSON.stringify(res.body)}`);
     if (res.body.coreStatus !== 'processing') return res.body as Record<string, unknown>;
     if (Date.now() > deadline) throw new Error(`core ${coreId} still processing after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, pause));
+    pause = Math.min(1000, pause * 1.25);
   }
 }
 
