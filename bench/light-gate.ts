@@ -15,7 +15,13 @@
 import { FAMILY_KEYS, familiesNamedBy } from './colour-families';
 import { evalPhoto, type Lighting } from './photo-images';
 import { argNumber, argValue } from './service';
-import { decodeWorkingImage, highlightCast, highlights } from '../src/taste/image-decode';
+import {
+  byLightness,
+  decodeWorkingImage,
+  highlightCast,
+  highlights,
+  type WorkingImage,
+} from '../src/taste/image-decode';
 import { analyseWorkingImage, isScene, type LightReading } from '../src/taste/image-analysis';
 import { subjectWeights } from '../src/taste/image-subject';
 import { ANALYSIS } from '../src/taste/image-thresholds';
@@ -41,8 +47,9 @@ interface Rule {
 
 const dimByRule = (s: Sample, r: Rule): boolean => s.high + r.k * s.cast < r.t;
 
-async function named(jpeg: Buffer, family: string, light: LightReading): Promise<number> {
-  const top = analyseWorkingImage(await decodeWorkingImage(jpeg, 0), 0, light).palette[0];
+/** 1 when the image's top palette colour names `family`; `img` is corrected in place. */
+function named(img: WorkingImage, family: string, light: LightReading): number {
+  const top = analyseWorkingImage(img, 0, light).palette[0];
   return top && familiesNamedBy(top.name, top.hex).families.includes(family) ? 1 : 0;
 }
 
@@ -55,8 +62,12 @@ async function collect(seeds: number[], perFamily: number): Promise<Sample[]> {
           const p = await evalPhoto(seed, fi, family, k, light);
           const img = await decodeWorkingImage(p.jpeg, 0);
           if (!isScene(img, subjectWeights(img))) continue;
-          const [lit, dim] = [await named(p.jpeg, family, 'lit'), await named(p.jpeg, family, 'dim')];
-          out.push({ seed, light, high: highlights(img), cast: highlightCast(img), lit, dim });
+          // the cues first: each reading corrects its working copy in place
+          const order = byLightness(img);
+          const [high, cast] = [highlights(img, order), highlightCast(img, order)];
+          const lit = named(img, family, 'lit');
+          const dim = named(await decodeWorkingImage(p.jpeg, 0), family, 'dim');
+          out.push({ seed, light, high, cast, lit, dim });
         }
   return out;
 }

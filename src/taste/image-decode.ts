@@ -149,14 +149,19 @@ export function whiteBalance(img: WorkingImage, opts: BalanceOptions = LIT_SCENE
   return gains;
 }
 
-/** The `exposurePercentile` of the opaque pixels' lightness (0 for a transparent image). */
-export function highlights(img: WorkingImage): number {
+/** The opaque pixels' indices, darkest first (OKLab lightness): what `highlights` and `highlightCast` read. */
+export function byLightness(img: WorkingImage): number[] {
   const n = img.width * img.height;
-  const ls: number[] = [];
-  for (let i = 0; i < n; i += 1) if (img.alpha[i] >= ANALYSIS.opaqueAlpha) ls.push(img.lab[i * 3]);
-  if (ls.length === 0) return 0;
-  ls.sort((x, y) => x - y);
-  return ls[Math.min(ls.length - 1, Math.floor(ANALYSIS.light.exposurePercentile * ls.length))];
+  const order: number[] = [];
+  for (let i = 0; i < n; i += 1) if (img.alpha[i] >= ANALYSIS.opaqueAlpha) order.push(i);
+  return order.sort((x, y) => img.lab[x * 3] - img.lab[y * 3]);
+}
+
+/** The `exposurePercentile` of the opaque pixels' lightness (0 for a transparent image). */
+export function highlights(img: WorkingImage, order = byLightness(img)): number {
+  if (order.length === 0) return 0;
+  const at = Math.min(order.length - 1, Math.floor(ANALYSIS.light.exposurePercentile * order.length));
+  return img.lab[order[at] * 3];
 }
 
 /**
@@ -164,14 +169,10 @@ export function highlights(img: WorkingImage): number {
  * `light.highlightShare` of the opaque pixels (0 when there are none). Negative is cool (skylight, open
  * shade), positive warm (tungsten, a warm wall, a warm garment that is the brightest thing).
  */
-export function highlightCast(img: WorkingImage): number {
-  const n = img.width * img.height;
-  const opaque: number[] = [];
-  for (let i = 0; i < n; i += 1) if (img.alpha[i] >= ANALYSIS.opaqueAlpha) opaque.push(i);
-  opaque.sort((x, y) => img.lab[x * 3] - img.lab[y * 3]);
+export function highlightCast(img: WorkingImage, order = byLightness(img)): number {
   let red = 0;
   let blue = 0;
-  for (const i of opaque.slice(Math.floor((1 - ANALYSIS.light.highlightShare) * opaque.length))) {
+  for (const i of order.slice(Math.floor((1 - ANALYSIS.light.highlightShare) * order.length))) {
     red += img.rgb[i * 3];
     blue += img.rgb[i * 3 + 2];
   }
@@ -187,9 +188,10 @@ export function highlightCast(img: WorkingImage): number {
  */
 export function isDim(img: WorkingImage): boolean {
   const t = ANALYSIS.light;
-  const high = highlights(img);
+  const order = byLightness(img);
+  const high = highlights(img, order);
   if (high <= 0) return false;
-  return high + t.highlightCastWeight * highlightCast(img) < t.dimBelow;
+  return high + t.highlightCastWeight * highlightCast(img, order) < t.dimBelow;
 }
 
 /** Median lightness of the opaque pixels at `indices` (0 when none). */
