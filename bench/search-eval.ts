@@ -4,6 +4,7 @@
  * one is the figure that counts).
  *
  *   npm run eval:search -- [--products 100000] [--seed 1] [--held-out-seed 2] [--photos 3]
+ *                          [--more-seeds 9-16]
  *
  * For each seed: a fresh database, the feed of bench/feed-generator.ts for that seed imported with the
  * CLI, and one core per colour family built THROUGH THE API from photograph-like images of that family
@@ -16,6 +17,11 @@
  *   the response, gender from the truth: women/men also take unisex);
  * - outerwear share with `query: "coat"` (truth category `outerwear`);
  * - `url` equal to the row's affiliate link (or its link when it has none) on every result.
+ *
+ * `--more-seeds A-B` (or `A,B,...`) evaluates more held-out seeds after those two, none ever tuned on,
+ * and prints each family's P@10 (plain and filtered) over them: its mean, its minimum and on how many
+ * seeds it met 0.95. One held-out seed flattered us (every family 1.00 on seed 2 while fresh seeds had
+ * whole families at 0.00, docs/decisions/0047); several show how often a family fails.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +32,7 @@ import { photoJpeg } from './photo-images';
 import {
   api,
   argNumber,
+  argValue,
   freePort,
   freshDatabase,
   orgAndKey,
@@ -41,6 +48,22 @@ const PRODUCTS = argNumber('--products', 100_000);
 const TUNE_SEED = argNumber('--seed', 1);
 const HELD_OUT_SEED = argNumber('--held-out-seed', 2);
 const PHOTOS = argNumber('--photos', 3);
+const MORE_SEEDS = seedList(argValue('--more-seeds'));
+
+/** `9-16` or `9,10,12`: the seeds, in order (none when not given). */
+function seedList(text: string | undefined): number[] {
+  if (!text) return [];
+  const range = /^(\d+)-(\d+)$/.exec(text);
+  if (range) {
+    const [from, to] = [Number(range[1]), Number(range[2])];
+    return Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+  }
+  return text.split(',').map((s) => {
+    const n = Number(s.trim());
+    if (!Number.isInteger(n) || n <= 0) throw new Error(`--more-seeds: not a seed: ${s}`);
+    return n;
+  });
+}
 const MIXED: [string, string][] = [
   ['navy', 'white'],
   ['camel', 'cream'],
@@ -54,6 +77,7 @@ interface Product {
   id: string;
   price: number;
   url: string;
+  matchReasons?: string[];
 }
 
 interface CoreScore {
@@ -67,6 +91,8 @@ interface CoreScore {
   urlsRight: number;
   results: number;
   unknownIds: number;
+  /** The plain search's results outside the core's families: `truth family (service's colour reason)` and count. */
+  misses: Record<string, number>;
 }
 
 interface SeedResult {
@@ -150,12 +176,57 @@ async function evaluateSeed(seed: number): Promise<SeedResult> {
         urlsRight: all.filter((p) => t(p)?.url === p.url).length,
         results: all.length,
         unknownIds: all.filter((p) => !t(p)).length,
+        misses: missesOf(
+          plain.filter((p) => !inFamily(p)),
+          t,
+        ),
       });
     }
     return { seed, cores };
   } finally {
     await svc.stop();
     rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Results outside the core's families, by truth family and the colour the service said matched. */
+function missesOf(products: Product[], t: (p: Product) => RowTruth | undefined): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const p of products) {
+    const colour = p.matchReasons?.find((r) => r.startsWith('colour: '))?.slice('colour: '.length) ?? '-';
+    const key = `${t(p)?.family ?? 'not in feed'} (${colour})`;
+    out[key] = (out[key] ?? 0) + 1;
+  }
+  return out;
+}
+
+/** Each family's P@10 over the further held-out seeds: mean, minimum, seeds at 0.95 or more. */
+function printMoreSeeds(more: SeedResult[]): void {
+  const seeds = more.map((r) => r.seed).join(', ');
+  console.log(`\nfurther held-out seeds ${seeds} (never tuned on): P@10 / filtered P@10 per family`);
+  const cell = (xs: number[]) =>
+    `${f2(mean(xs))} ${f2(Math.min(...xs))} ${`${xs.filter((x) => x >= 0.95).length}/${xs.length}`.padStart(5)}`;
+  console.log(`${'core'.padEnd(24)} ${'mean  min   met'.padStart(16)} | ${'mean  min   met'.padStart(16)}`);
+  const all: number[] = [];
+  const allFiltered: number[] = [];
+  for (const [i, c] of more[0].cores.entries()) {
+    if (c.families.length > 1) continue;
+    const p = more.map((r) => r.cores[i].p10);
+    const pf = more.map((r) => r.cores[i].p10Filtered);
+    all.push(...p);
+    allFiltered.push(...pf);
+    console.log(`${c.name.padEnd(24)} ${cell(p).padStart(16)} | ${cell(pf).padStart(16)}`);
+  }
+  console.log(`${'every family'.padEnd(24)} ${cell(all).padStart(16)} | ${cell(allFiltered).padStart(16)}`);
+}
+
+/** Where each core under target went: the families its plain search returned instead. */
+function printMisses(r: SeedResult): void {
+  for (const c of r.cores.filter((x) => x.p10 < 0.95)) {
+    const misses = Object.entries(c.misses)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${n} x ${k}`);
+    console.log(`  seed ${r.seed}, ${c.name}: ${misses.join(', ')}`);
   }
 }
 
@@ -254,6 +325,18 @@ async function main(): Promise<void> {
   for (const [name, target, fmt] of targets)
     console.log(`${name.padEnd(50)} ${fmt(st).padStart(12)} ${fmt(sh).padStart(13)}  ${target}`);
 
+  const more: SeedResult[] = [];
+  for (const seed of MORE_SEEDS.filter((x) => x !== TUNE_SEED && x !== HELD_OUT_SEED))
+    more.push(await evaluateSeed(seed));
+  if (more.length > 0) printMoreSeeds(more);
+
+  if ([tune, held, ...more].some((r) => r.cores.some((c) => c.p10 < 0.95))) {
+    console.log(
+      '\ncores under 0.95 and what their plain search returned instead (truth family, matched colour):',
+    );
+    for (const r of [tune, held, ...more]) printMisses(r);
+  }
+
   const dir = join(ROOT, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   const out = {
@@ -263,6 +346,7 @@ async function main(): Promise<void> {
     tune,
     heldOut: held,
     summary: { tune: st, heldOut: sh },
+    moreSeeds: more,
   };
   writeFileSync(join(dir, 'eval-search-latest.json'), JSON.stringify(out, null, 2) + '\n');
 }
