@@ -55,6 +55,15 @@ export type CandidateRow = Omit<ProductUpsertRow, 'description' | 'price' | 'ava
  * only bounds the work when the hard filters leave few products near a colour.
  */
 const NEAREST_CELLS = 256;
+/**
+ * A walk takes at most 1/CELLS_PER_WALK of its products from one cell, so its candidates span at
+ * least that many colour points. A realistic feed puts every product of one vendor colour name on one
+ * point, hundreds of them in one cell: a walk that filled up from its nearest cell handed the ranking
+ * one colour only, and the nearest point is not always the best match (docs/decisions/0047: a
+ * charcoal palette read a little light took 200 `Thunder` products, a slate vendor name that the
+ * colour dataset places just above charcoal, and no `Charcoal` product reached the ranking).
+ */
+const CELLS_PER_WALK = 2;
 /** Text matches read (in index order) before the nearest in colour are kept: bounds a common word. */
 const TEXT_SCAN = 1000;
 /** OKLab a and b count this many times lightness in the colour walk (migration 1795700000000). */
@@ -207,19 +216,21 @@ FROM products s WHERE TRUE${hardFilters(filters)} ORDER BY ${col('s', 'id')} LIM
 }
 
 /**
- * One colour walk: the NEAREST_CELLS grid cells nearest the colour (GiST kNN), each cell's products that
- * pass the filters through the colour-cell index, the first `take` in cell order.
+ * One colour walk: the NEAREST_CELLS grid cells nearest the colour (GiST kNN), up to `take /
+ * CELLS_PER_WALK` of each cell's products that pass the filters through the colour-cell index, the first
+ * `take` in cell order.
  */
 function walkBranch(walk: ColourWalk, filters: SqlFragment): SqlFragment {
   const { l, a, b } = walk.colour;
   const point = param([l, a, b]);
   const distance = sql`walk_point <-> colour_walk_point(cube(${point}::float8[]))`;
   const take = param(walk.take);
+  const perCell = param(Math.ceil(walk.take / CELLS_PER_WALK));
   return sql`(SELECT x.id FROM
     (SELECT cell, ${distance} AS distance FROM colour_cells
      ORDER BY ${distance} LIMIT ${raw(String(NEAREST_CELLS))}) c
     CROSS JOIN LATERAL (SELECT ${col('s', 'id')} FROM products s WHERE ${col('s', 'colourCell')} = c.cell${filters}
-      ORDER BY ${col('s', 'colourSample')} LIMIT ${take}) x
+      ORDER BY ${col('s', 'colourSample')} LIMIT ${perCell}) x
     ORDER BY c.distance LIMIT ${take})`;
 }
 

@@ -198,15 +198,19 @@ describe('nearest-colour candidates (integration, real PostgreSQL)', () => {
       expect(Number(r.price)).toBeLessThanOrEqual(2000);
       expect(r).not.toHaveProperty('description');
     }
-    // Without filters, the nearest products to camel come first: the closest ones are camel.
+    // Without filters, the nearest products to camel come first: half the walk (its most from one
+    // cell) is camel.
     const nearest = await repo.findCandidates({
-      walks: [{ colour: camel, take: 5 }],
+      walks: [{ colour: camel, take: 6 }],
       text: null,
       genders: null,
       minPrice: null,
       maxPrice: null,
     });
-    expect(nearest.map((r) => colourFeatures(r.colour)?.name)).toEqual(Array(5).fill('camel'));
+    expect(nearest).toHaveLength(6);
+    expect(nearest.filter((r) => colourFeatures(r.colour)?.name === 'camel').length).toBeGreaterThanOrEqual(
+      3,
+    );
   });
 
   it('reads the text branch from the features index, bounded by its take', async () => {
