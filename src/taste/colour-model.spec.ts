@@ -100,6 +100,27 @@ describe('colour model: vendor colour names', () => {
     expect(vocabularyColourNames('Thunder, Unbleached')).toEqual(['ecru']);
   });
 
+  it('tints a hue word towards a shade word that only the dataset knows (`Fawn Grey`)', () => {
+    // Neither the vocabulary nor the dataset has `fawn grey`; the dataset has `fawn`, a light tan.
+    const fawnGrey = resolveColourName('Fawn Grey');
+    const grey = resolveColourName('Grey');
+    const fawn = resolveColourName('Fawn');
+    expect(fawn?.source).toBe('dataset');
+    if (!fawnGrey || !grey || !fawn) throw new Error('all three resolve');
+    expect(fawnGrey.source).toBe('words');
+    // A warm grey (a third of the way from grey to fawn), no longer the neutral grey of the bare word.
+    for (const k of ['l', 'a', 'b'] as const)
+      expect(fawnGrey.oklab[k]).toBeCloseTo(grey.oklab[k] + (fawn.oklab[k] - grey.oklab[k]) / 3, 6);
+    expect(fawnGrey.oklab.b).toBeGreaterThan(grey.oklab.b + 0.02);
+    // Named as a warm neutral (a greige), not as one of the greys a grey wardrobe is made of.
+    expect(['grey', 'heather grey', 'light grey', 'charcoal']).not.toContain(fawnGrey.name);
+    expect(colourDistance(fawnGrey.oklab, grey.oklab)).toBeGreaterThan(0.04);
+    // A shade word the vocabulary has is read from it.
+    expect(resolveColourName('Steel Blue')?.name).toBe('slate');
+    // An unknown qualifier leaves the hue word.
+    expect(resolveColourName('Carburettor Grey')?.oklab).toEqual(grey.oklab);
+  });
+
   it('applies lightness words to the colour they qualify', () => {
     const dark = resolveColourName('Dark Camel');
     expect(dark?.oklab.l).toBeLessThan(swatch('camel').l);

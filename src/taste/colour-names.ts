@@ -47,7 +47,7 @@ const FINISH_WORDS = new Set([
 /** Words that change lightness: applied to the colour they qualify. */
 const DARKER = new Set(['dark', 'darkest']);
 const LIGHTER = new Set(['light', 'pale', 'lightest']);
-/** Generic hue words a shade word may qualify (`steel blue`, `fawn grey`). */
+/** Generic hue words a shade word may qualify (`steel blue`, `fawn grey`, `storm grey`). */
 const HUE_WORDS = new Set([
   'blue',
   'green',
@@ -127,6 +127,25 @@ function shiftLightness(c: ResolvedColour, lighter: boolean): ResolvedColour {
   return fromPoint(oklab, 'words');
 }
 
+/** How far a shade word only the dataset knows moves the hue word it qualifies towards itself. */
+const QUALIFIER_TINT = 1 / 3;
+
+/**
+ * `fawn grey`, `mouse brown`: a shade word that only the dataset knows, qualifying a generic hue word,
+ * where neither the vocabulary nor the dataset has the phrase. The hue word is the head of the name
+ * and the shade word tints it: the hue word's colour a third of the way towards the shade word's
+ * (docs/decisions/0047). Read as the bare hue word, `Fawn Grey` was mid grey, the colour of a
+ * heather grey wardrobe; the shade word alone (`fawn`, a light tan) would lose the grey.
+ */
+function tintedHue(kept: readonly string[]): ResolvedColour | null {
+  if (kept.length !== 2 || !HUE_WORDS.has(kept[1]) || HUE_WORDS.has(kept[0])) return null;
+  const hue = vocabulary(kept[1]);
+  const shade = fromDataset(kept[0]);
+  if (!hue || !shade) return null;
+  const towards = (k: keyof Oklab) => hue.oklab[k] + (shade.oklab[k] - hue.oklab[k]) * QUALIFIER_TINT;
+  return fromPoint({ l: towards('l'), a: towards('a'), b: towards('b') }, 'words');
+}
+
 /** One colour name (no separators) to a point, or null when nothing in it names a colour. */
 export function resolveColourName(name: string): ResolvedColour | null {
   const phrase = normaliseName(name);
@@ -142,13 +161,15 @@ export function resolveColourName(name: string): ResolvedColour | null {
     const rest = resolveColourName(kept.slice(1).join(' '));
     if (rest) return shiftLightness(rest, LIGHTER.has(first));
   }
-  // `steel blue`, `fawn grey`: a shade word the vocabulary knows qualifying a generic hue word.
+  // `steel blue`, `storm grey`: a shade word the vocabulary knows qualifying a generic hue word.
   if (kept.length === 2 && HUE_WORDS.has(kept[1])) {
     const shade = vocabulary(kept[0]);
     if (shade && !HUE_WORDS.has(kept[0])) return shade;
   }
   const known = fromDataset(phrase) ?? (stripped ? fromDataset(stripped) : null);
   if (known) return known;
+  const tinted = tintedHue(kept);
+  if (tinted) return tinted;
   // Any colour word, the last first (`lipstick red`, `forest walk green`).
   for (let i = kept.length - 1; i >= 0; i -= 1) {
     const word = vocabulary(kept[i]);
