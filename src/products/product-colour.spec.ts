@@ -8,6 +8,21 @@ function collect(): void {
   (runInNewContext('gc') as () => void)();
 }
 
+describe('colourFeatures', () => {
+  it('takes the first colour of a value for the dominant one, and none when the first is unknown', () => {
+    expect(colourFeatures('Navy/White')?.colours?.map((c) => c.name)).toEqual(['navy', 'white']);
+    // `Petal` names no colour the vocabulary, the dataset or a colour word knows.
+    expect(colourFeatures('Petal')).toBeNull();
+    // A petal-coloured garment with black trim is not a black garment.
+    expect(colourFeatures('Petal/Black')).toBeNull();
+    expect(colourFeatures('Petal & Black')).toBeNull();
+    // An unknown second colour leaves the first.
+    const navy = colourFeatures('Navy/Petal');
+    expect(navy?.name).toBe('navy');
+    expect(navy?.colours?.map((c) => c.name)).toEqual(['navy']);
+  });
+});
+
 describe('colourFeatures cache', () => {
   it('keeps a copy of the value, not the text it was cut from', () => {
     const heap = () => process.memoryUsage().heapUsed;
