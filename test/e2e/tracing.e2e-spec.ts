@@ -118,12 +118,24 @@ describe('OpenTelemetry tracing (spawned processes)', () => {
     );
     expect(pg.length).toBeGreaterThan(0);
 
-    const logged = p
-      .output()
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as { trace_id?: string; req?: { url?: string } });
-    expect(logged.some((l) => l.trace_id === server!.traceId && l.req?.url === '/api/v1/org/me')).toBe(true);
+    // The request's log line goes out through the asynchronous logger and a pipe: wait for it, as for
+    // the spans (a loaded CI machine once read the output before the line had arrived). A line still
+    // being written is skipped until it is whole.
+    const loggedWithTrace = () =>
+      p
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .some((l) => {
+          try {
+            const line = JSON.parse(l) as { trace_id?: string; req?: { url?: string } };
+            return line.trace_id === server!.traceId && line.req?.url === '/api/v1/org/me';
+          } catch {
+            return false;
+          }
+        });
+    while (Date.now() < deadline && !loggedWithTrace()) await new Promise((r) => setTimeout(r, 100));
+    expect(loggedWithTrace()).toBe(true);
 
     p.child.kill('SIGTERM');
     expect(await p.exited).toBe(0);
