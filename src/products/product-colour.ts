@@ -4,7 +4,7 @@
  * families, in the same space as the palettes the engine measures on photographs.
  */
 import * as vocabulary from '../taste/colour-vocabulary';
-import { resolveColourName, splitColourValue } from '../taste/colour-names';
+import { resolveColourValue } from '../taste/colour-names';
 import type { Oklab } from './product-ranking';
 
 export interface ColourPoint {
@@ -43,16 +43,14 @@ export function detached(text: string): string {
  * Colour features of a feed `color` value: its first colour (the dominant one of `Navy/White`),
  * resolved through the fashion vocabulary, then the color-name-list dataset, then its colour words
  * (src/taste/colour-names.ts), with every colour of a multi-colour value that resolves in `colours`.
- * Null when the first colour names no colour we know: a `Petal/Black` dress is not black, and taking
- * the second colour for the dominant one put pink products in black cores' results (ADR 0047).
+ * Null when the first colour names no colour we know (`Petal/Black`, `resolveColourValue`).
  */
 export function colourFeatures(colour: string | null): ColourFeatures | null {
   if (!colour) return null;
   // Feeds repeat a few hundred colour values across millions of rows: cache by the value as given.
   const cached = cache.get(colour);
   if (cached !== undefined) return cached;
-  const named = splitColourValue(colour).map(resolveColourName);
-  const resolved = named[0] ? named.filter((c) => c !== null) : [];
+  const resolved = resolveColourValue(colour);
   const features =
     resolved.length === 0
       ? null

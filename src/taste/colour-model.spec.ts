@@ -98,6 +98,9 @@ describe('colour model: vendor colour names', () => {
     // The dataset places these near a swatch, but the vendor did not name it.
     expect(vocabularyColourNames('Air Force Blue')).toEqual([]);
     expect(vocabularyColourNames('Thunder, Unbleached')).toEqual(['ecru']);
+    // The dominant colour unknown, the value names none (as colourFeatures places it nowhere).
+    expect(vocabularyColourNames('Petal/Black')).toEqual([]);
+    expect(vocabularyColourNames('Black/Petal')).toEqual(['black']);
   });
 
   it('tints a hue word towards a shade word that only the dataset knows (`Fawn Grey`)', () => {

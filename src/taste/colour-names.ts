@@ -178,11 +178,15 @@ export function resolveColourName(name: string): ResolvedColour | null {
   return null;
 }
 
-/** Every colour of a feed value (`Navy/White` -> navy, white); unknown parts are skipped. */
+/**
+ * Every colour of a feed value, the dominant (first) one first (`Navy/White` -> navy, white); unknown
+ * later parts are skipped. None when the first part names no colour we know: a `Petal/Black` dress is
+ * not black, and taking the second colour for the dominant one put pink products in black cores'
+ * results (ADR 0047).
+ */
 export function resolveColourValue(value: string): ResolvedColour[] {
-  return splitColourValue(value)
-    .map(resolveColourName)
-    .filter((c): c is ResolvedColour => c !== null);
+  const named = splitColourValue(value).map(resolveColourName);
+  return named[0] ? named.filter((c): c is ResolvedColour => c !== null) : [];
 }
 
 /**
