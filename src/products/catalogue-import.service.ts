@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type Redis from 'ioredis';
+import { byCodeUnits } from '../common/code-unit-order';
 import { CATALOGUE_IMPORT_METRICS_KEY } from '../metrics/catalogue-import-metrics';
 import { REDIS } from '../redis/redis.module';
 import { CatalogueRow, FeedFormat, formatFromName, sniffFormat, validateFeedRow } from './catalogue-feed';
@@ -116,9 +117,7 @@ class ChunkPipeline {
   }
 
   private async flush(): Promise<void> {
-    const rows = this.chunk.sort((a, b) =>
-      a.externalId < b.externalId ? -1 : a.externalId > b.externalId ? 1 : 0,
-    );
+    const rows = this.chunk.sort((a, b) => byCodeUnits(a.externalId, b.externalId));
     const ids = this.ids;
     this.chunk = [];
     this.ids = new Set();

@@ -107,6 +107,18 @@ describe('scoreCandidates', () => {
     );
   });
 
+  it('orders equal scores by id in code-unit order (the same in every locale), whatever the input order', () => {
+    const ids = ['b', 'a_1', 'B', 'a-2', 'A'];
+    const ranked = scoreCandidates(
+      ids.map((id) => candidate(id, { colourLab: CAMEL, colour: 'Camel' })),
+      PROFILE,
+      null,
+    );
+    expect(new Set(ranked.map((r) => r.score)).size).toBe(1);
+    // localeCompare answers A, a_1, a-2, b, B (case folded, punctuation weighed differently).
+    expect(ranked.map((r) => r.candidate.id)).toEqual(['A', 'B', 'a-2', 'a_1', 'b']);
+  });
+
   it('names a colour only when the product colour is close to a palette colour', () => {
     const sage = { l: 0.72, a: -0.04, b: 0.05 }; // #9caf88, about 0.065 from camel
     const [r] = scoreCandidates([candidate('sage', { colourLab: sage, colour: 'Sage' })], PROFILE, null);
@@ -284,8 +296,10 @@ describe('diversify', () => {
     expect(diversify(items, groups, 5, 3).map((i) => i.id)).toEqual([1, 2, 3, 5, 6]);
   });
 
-  it('fills with skipped items so the result has min(limit, n) items', () => {
-    expect(diversify(items, groups, 8, 3).map((i) => i.id)).toEqual([1, 2, 3, 5, 6, 8, 4, 7]);
+  it('fills with skipped items so the result has min(limit, n) items, kept in rank order', () => {
+    // 4 and 7 are skipped by the caps, then fill the last two places: each in its rank, not after 8.
+    expect(diversify(items, groups, 8, 3).map((i) => i.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(diversify(items, groups, 7, 3).map((i) => i.id)).toEqual([1, 2, 3, 4, 5, 6, 8]);
     expect(diversify(items.slice(0, 2), groups, 10, 3)).toHaveLength(2);
   });
 });

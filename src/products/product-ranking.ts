@@ -2,6 +2,7 @@
  * Pure parts of product search: query building, scoring, diversity and match reasons.
  * See docs/decisions/0004-product-ranking.md and 0028-search-features-and-one-pass-ranking.md.
  */
+import { byCodeUnits } from '../common/code-unit-order';
 import { vocabularyColourNames } from '../taste/colour-names';
 import { colourDistance } from '../taste/colour-vocabulary';
 import { primaryColourName } from './catalogue-feed';
@@ -35,6 +36,10 @@ export interface RankingProfile {
  * whose prose names other garments and colours) and its colour features.
  */
 export interface RankingCandidate {
+  /**
+   * The product's public id (the feed's `id`): equal scores are ordered by it, not by the internal row
+   * id, which is random per database (docs/decisions/0048).
+   */
   id: string;
   title: string;
   designer: string;
@@ -473,7 +478,7 @@ function scoreCandidate<C extends RankingCandidate>(candidate: C, ctx: ScoringCo
  * tags, patterns found in the product's own fields) and the query, minus what the profile avoids.
  * A query's colours replace the palette as the colour target (`camel coat` wants camel); with a query,
  * products matching it (in its category, if it names one) score above every product that does not.
- * Returns them best first with match reasons that name only what matched.
+ * Returns them best first (equal scores by public id) with match reasons that name only what matched.
  */
 export function scoreCandidates<C extends RankingCandidate>(
   candidates: readonly C[],
@@ -482,13 +487,14 @@ export function scoreCandidates<C extends RankingCandidate>(
 ): RankedProduct<C>[] {
   const ctx = scoringContext(profile, query);
   const ranked = candidates.map((candidate) => scoreCandidate(candidate, ctx));
-  return ranked.sort((x, y) => y.score - x.score || x.candidate.id.localeCompare(y.candidate.id));
+  return ranked.sort((x, y) => y.score - x.score || byCodeUnits(x.candidate.id, y.candidate.id));
 }
 
 /**
  * Greedy diversity: walks the ranked list and keeps at most `maxPerGroup` items per designer and per
  * category. When that leaves fewer than `limit` items, the skipped ones fill the rest in rank order, so
- * the result always has `min(limit, ranked.length)` items.
+ * the result always has `min(limit, ranked.length)` items. The caps choose which items; the result
+ * keeps rank order (the contract's "best match first": a fill never follows a lower score).
  */
 export function diversify<T>(
   ranked: readonly T[],
@@ -512,9 +518,8 @@ export function diversify<T>(
     });
     picked.push(item);
   }
-  for (const item of skipped) {
-    if (picked.length >= limit) break;
-    picked.push(item);
-  }
-  return picked;
+  const fills = skipped.slice(0, Math.max(0, limit - picked.length));
+  if (fills.length === 0) return picked;
+  const chosen = new Set([...picked, ...fills]);
+  return ranked.filter((item) => chosen.has(item));
 }

@@ -166,7 +166,7 @@ export class ProductsRepository {
 
   /**
    * Products that pass the hard filters, whatever their colour (for a catalogue whose products near the
-   * palette are too few, or have no colour): the first `limit` by id.
+   * palette are too few, or have no colour): the first `limit` by public id.
    */
   findAnyCandidates(filters: CandidateFilters, limit: number): Promise<CandidateRow[]> {
     const query = anyCandidatesQuery(filters, limit);
@@ -209,10 +209,10 @@ export function candidateWarmStatement(): WarmStatement {
   return { text: query.text, values: query.values };
 }
 
-/** The SQL of ProductsRepository.findAnyCandidates. */
+/** The SQL of ProductsRepository.findAnyCandidates: by public id, the same rows in every database. */
 export function anyCandidatesQuery(filters: CandidateFilters, limit: number): SqlQuery {
   return render(sql`SELECT ${selectList('s', CANDIDATE_COLUMNS)}
-FROM products s WHERE TRUE${hardFilters(filters)} ORDER BY ${col('s', 'id')} LIMIT ${limit}`);
+FROM products s WHERE TRUE${hardFilters(filters)} ORDER BY ${col('s', 'externalId')} LIMIT ${limit}`);
 }
 
 /**
@@ -234,18 +234,21 @@ function walkBranch(walk: ColourWalk, filters: SqlFragment): SqlFragment {
     ORDER BY c.distance LIMIT ${take})`;
 }
 
-/** The text branch: the first TEXT_SCAN products whose features match, the `take` nearest `near`. */
+/**
+ * The text branch: the first TEXT_SCAN products whose features match, the `take` nearest `near` (equal
+ * distances by public id, as the ranking orders equal scores).
+ */
 function textBranch(text: NonNullable<CandidatePlan['text']>, filters: SqlFragment): SqlFragment {
   const colour = (alias: string) => [col(alias, 'colourL'), col(alias, 'colourA'), col(alias, 'colourB')];
   const [ml, ma, mb] = colour('m');
-  const match = sql`(SELECT ${col('s', 'id')}, ${join(colour('s'), ', ')} FROM products s
+  const match = sql`(SELECT ${col('s', 'id')}, ${col('s', 'externalId')}, ${join(colour('s'), ', ')} FROM products s
       WHERE ${col('s', 'features')} @@ to_tsquery('english', ${text.tsquery})${filters} LIMIT ${raw(String(TEXT_SCAN))})`;
   const near = text.near;
   const weight = raw(String(WALK_CHROMA_WEIGHT ** 2));
   const order = near
     ? sql`ORDER BY (${ml} - ${near.l}) ^ 2 + ${weight} * ((${ma} - ${near.a}) ^ 2
-      + (${mb} - ${near.b}) ^ 2) NULLS LAST, m.id`
-    : sql`ORDER BY m.id`;
+      + (${mb} - ${near.b}) ^ 2) NULLS LAST, ${col('m', 'externalId')}`
+    : sql`ORDER BY ${col('m', 'externalId')}`;
   return sql`(SELECT m.id FROM ${match} m ${order} LIMIT ${text.take})`;
 }
 

@@ -115,13 +115,49 @@ describe('search plan', () => {
       const picked = rankAndPick(rows, planSearch(PROFILE, {}));
       expect(picked).toHaveLength(SEARCH_LIMIT);
       // Every row is an outerwear coat: the category cap fills from the skipped ones in rank order.
-      expect(picked.slice(0, 3).map((p) => p.candidate.id)).toEqual(['00', '01', '02']);
+      expect(picked.slice(0, 3).map((p) => p.candidate.id)).toEqual(['SKU-00', 'SKU-01', 'SKU-02']);
+    });
+
+    it('answers best first when the designer cap leaves room that a capped product fills', () => {
+      // Four camel coats of one designer (the cap keeps three) and one navy coat of another, scored lower.
+      const camel = [1, 2, 3, 4].map((i) =>
+        row(String(i), { designer: 'Same', categoryKey: null, category: `Line ${i}` }),
+      );
+      const navy = row('5', {
+        designer: 'Other',
+        categoryKey: null,
+        category: 'Line 5',
+        colour: 'Navy',
+        colourFamily: 'navy',
+        colourL: NAVY.l,
+        colourA: NAVY.a,
+        colourB: NAVY.b,
+      });
+      const picked = rankAndPick([...camel, navy], planSearch(PROFILE, {}));
+      const scores = picked.map((p) => p.score);
+      expect(scores[3]).toBeGreaterThan(scores[4]);
+      // Before, the capped fourth camel coat came after the navy one.
+      expect(picked.map((p) => p.candidate.id)).toEqual(['SKU-1', 'SKU-2', 'SKU-3', 'SKU-4', 'SKU-5']);
+    });
+
+    it('orders equal scores by the feed id, not by the random internal row id', () => {
+      // The internal ids run the other way: the old tie-break (row id) answered SKU-3, SKU-2, SKU-1.
+      const rows = ['c', 'b', 'a'].map((id, i) => row(id, { externalId: `SKU-${i + 1}`, designer: `D${i}` }));
+      const plan = planSearch(PROFILE, {});
+      const picked = rankAndPick([...rows].reverse(), plan);
+      expect(new Set(picked.map((p) => p.score)).size).toBe(1);
+      expect(picked.map((p) => p.candidate.row.externalId)).toEqual(['SKU-1', 'SKU-2', 'SKU-3']);
+      expect(searchResponse('Camel edit', plan, picked).products.map((p) => p.id)).toEqual([
+        'SKU-1',
+        'SKU-2',
+        'SKU-3',
+      ]);
     });
 
     it('ranks a product matching the query above one that does not', () => {
       const rows = [row('1', { title: 'Wool scarf', categoryKey: null, category: null }), row('2')];
       const picked = rankAndPick(rows, planSearch(PROFILE, { query: 'coat' }));
-      expect(picked.map((p) => p.candidate.id)).toEqual(['2', '1']);
+      expect(picked.map((p) => p.candidate.id)).toEqual(['SKU-2', 'SKU-1']);
       expect(picked[0].score).toBeGreaterThan(0.5);
       expect(picked[1].score).toBeLessThanOrEqual(0.5);
     });

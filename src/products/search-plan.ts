@@ -198,7 +198,7 @@ export function colourWalks(targets: readonly { oklab: Oklab; share: number }[])
 
 function toCandidate(row: CandidateRow): SearchCandidate {
   return {
-    id: row.id,
+    id: row.externalId,
     title: row.title,
     designer: row.designer,
     category: row.category,

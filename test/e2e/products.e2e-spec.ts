@@ -117,6 +117,46 @@ describe('POST /api/v1/org/cores/{id}/products (e2e)', () => {
     }
   });
 
+  it('orders equal scores by product id, not by the random internal row id', async () => {
+    const { CatalogueImportService } = await import('../../src/products/catalogue-import.service');
+    const { CatalogueWriter } = await import('../../src/products/catalogue-writer');
+    const ds = t.app.get(DataSource);
+    const importer = new CatalogueImportService(new CatalogueWriter(ds));
+    // Six products alike in all but their id (and a price no other suite uses), fed out of order.
+    const ids = ['e', 'b', 'f', 'a', 'd', 'c'].map((s) => `tie-${process.pid}-${s}`);
+    async function* feed() {
+      for (const [i, id] of ids.entries()) {
+        yield {
+          line: i + 2,
+          row: {
+            id,
+            title: 'Tie Studio camel wool coat',
+            brand: 'Tie Studio',
+            price: '6161.00 USD',
+            link: `https://shop.example.com/${id}`,
+            image_link: `https://cdn.example.com/${id}.jpg`,
+            color: 'Camel',
+            material: 'wool',
+            product_type: 'Apparel & Accessories > Clothing > Outerwear > Coats',
+          },
+        };
+      }
+    }
+    try {
+      expect(await importer.importRows(feed())).toEqual(
+        expect.objectContaining({ inserted: 6, rejected: 0 }),
+      );
+      // The row ids are random: the former tie-break (row id) put these in this order once in 720 runs.
+      const res = await search(coreId, { minPrice: 6161, maxPrice: 6161 }).expect(200);
+      const products = res.body.products as { id: string; score: number }[];
+      expect(new Set(products.map((p) => p.score)).size).toBe(1);
+      expect(products.map((p) => p.id)).toEqual([...ids].sort());
+    } finally {
+      // The suites share one catalogue: six camel coats must not reach another suite's camel search.
+      await ds.query(`DELETE FROM products WHERE external_id = ANY($1)`, [ids]);
+    }
+  });
+
   it('narrows by the query, and a non-fashion query still returns clothing', async () => {
     const coat = await search(coreId, { query: 'coat' }).expect(200);
     expect(coat.body.query).toBe('coat');
