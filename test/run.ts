@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import globalSetup from './global-setup';
 import { chromiumMissing, IN_CI } from './support/chromium';
+import { TS_REGISTER } from './support/ts-register';
 
 const ROOT = join(__dirname, '..');
 
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
       '--test-timeout=300000',
       '--test-reporter=spec',
       '--require',
-      'ts-node/register/transpile-only',
+      TS_REGISTER,
       '--require',
       './test/support/jest-compat.ts',
       ...run.flags,

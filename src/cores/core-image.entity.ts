@@ -6,6 +6,7 @@ import {
   JoinColumn,
   ManyToOne,
   PrimaryGeneratedColumn,
+  type Relation,
 } from 'typeorm';
 import { CoreEntity } from './core.entity';
 
@@ -17,7 +18,9 @@ export class CoreImageEntity {
   @Column({ name: 'core_id', type: 'uuid' }) coreId!: string;
   @ManyToOne(() => CoreEntity, (core) => core.images, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'core_id', foreignKeyConstraintName: 'FK_core_images_core' })
-  core?: CoreEntity;
+  // Relation<>: the two entities import each other, and the property's type must not be read while
+  // the other module is still loading (decorator metadata under SWC, the test suite's transpiler).
+  core?: Relation<CoreEntity>;
   @Column({ type: 'smallint' }) position!: number;
   @Column({ name: 'storage_key', type: 'varchar', length: 128 }) storageKey!: string;
   @Column({ type: 'text' }) url!: string;

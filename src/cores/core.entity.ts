@@ -8,6 +8,7 @@ import {
   ManyToOne,
   OneToMany,
   PrimaryGeneratedColumn,
+  type Relation,
   UpdateDateColumn,
 } from 'typeorm';
 import { OrganizationEntity } from '../organizations/organization.entity';
@@ -43,5 +44,5 @@ export class CoreEntity {
   @Column({ name: 'search_text', type: 'text', default: '' }) searchText!: string;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
-  @OneToMany(() => CoreImageEntity, (image) => image.core) images?: CoreImageEntity[];
+  @OneToMany(() => CoreImageEntity, (image) => image.core) images?: Relation<CoreImageEntity[]>;
 }

@@ -18,7 +18,7 @@ const IDLE_TIMEOUT_MS = 60_000;
 /**
  * The local analyst's measurements in worker threads (piscina): the analysis is 30-90 ms of
  * JavaScript per image, which on the main thread blocked every HTTP request of a `ROLE=all` process
- * for that long. Under ts-node (tests, scripts) the threads load the TypeScript worker through ts-node.
+ * for that long. Under TypeScript (the tests) the threads load the TypeScript worker through SWC's hook.
  */
 export class AnalysisPool {
   private pool?: Piscina<AnalysisTask, AnalysisOutcome>;
@@ -44,7 +44,7 @@ export class AnalysisPool {
     const typescript = __filename.endsWith('.ts');
     this.pool = new Piscina<AnalysisTask, AnalysisOutcome>({
       filename: join(__dirname, typescript ? 'analysis-worker.ts' : 'analysis-worker.js'),
-      execArgv: typescript ? ['--require', 'ts-node/register/transpile-only'] : [],
+      execArgv: typescript ? ['--require', '@swc-node/register'] : [],
       minThreads: 0,
       maxThreads: this.threads,
       idleTimeout: IDLE_TIMEOUT_MS,

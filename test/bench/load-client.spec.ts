@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadResult, LoadSpec } from '../../bench/load-client';
 import { freePort } from '../../bench/service';
+import { TS_REGISTER } from '../support/ts-register';
 
 const ROOT = join(__dirname, '..', '..');
-const TS = ['-r', 'ts-node/register/transpile-only'];
+const TS = ['-r', TS_REGISTER];
 
 describe('benchmark load client and body-reading floor (spawned processes)', () => {
   it('sends every request in turn, counts statuses, and reports sorted latencies per request kind', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { generateOpenApiDocument } from '../../src/openapi/document';
+import { TS_REGISTER } from '../support/ts-register';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -33,7 +34,7 @@ describe('OpenAPI contract', () => {
   it('the generated document satisfies the contract (openapi/taste-profile.v1.yaml)', () => {
     const res = run(process.execPath, [
       '-r',
-      'ts-node/register/transpile-only',
+      TS_REGISTER,
       'tools/openapi-check.ts',
       'openapi/taste-profile.v1.yaml',
       'openapi/generated.json',

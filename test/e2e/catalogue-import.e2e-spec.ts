@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source';
 import { cli, cliAsync } from '../support/cli';
 import { HttpsFixture, startHttpsFixture } from '../support/https-fixture';
+import { TS_REGISTER } from '../support/ts-register';
 
 const ROOT = join(__dirname, '..', '..');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'catalogue');
@@ -410,14 +411,7 @@ describe('catalogue:import interrupted (e2e, spawned process)', () => {
 
     const child = spawn(
       process.execPath,
-      [
-        '-r',
-        'ts-node/register/transpile-only',
-        join(ROOT, 'src', 'cli.ts'),
-        'catalogue:import',
-        '--file',
-        file,
-      ],
+      ['-r', TS_REGISTER, join(ROOT, 'src', 'cli.ts'), 'catalogue:import', '--file', file],
       { cwd: ROOT, env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json') }, stdio: 'ignore' },
     );
     const exited = new Promise((resolve) => child.once('exit', resolve));

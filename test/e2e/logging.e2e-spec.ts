@@ -4,6 +4,7 @@ import { Client } from 'pg';
 import { candidateWarmStatement } from '../../src/products/products.repository';
 import { freePort } from '../support/app';
 import { cli } from '../support/cli';
+import { TS_REGISTER } from '../support/ts-register';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -21,26 +22,22 @@ describe('structured logs (e2e, spawned server)', () => {
     // Its own application_name, so its connections can be told from the other test files'.
     const dbUrl = new URL(process.env.DATABASE_URL as string);
     dbUrl.searchParams.set('application_name', APP_NAME);
-    server = spawn(
-      process.execPath,
-      ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'main.ts')],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          PORT: String(port),
-          LOG_LEVEL: 'info',
-          QUEUE_PREFIX: `logs-${port}`,
-          DATABASE_URL: dbUrl.toString(),
-          DATABASE_POOL_WARM: '3',
-          // No upkeep pass (the test default, said here because the first test relies on it): the
-          // reconciler would run its queries on a warmed connection and replace its last statement.
-          RECONCILE_INTERVAL_MS: '0',
-          SWEEP_INTERVAL_MS: '0',
-          TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
-        },
+    server = spawn(process.execPath, ['-r', TS_REGISTER, join(ROOT, 'src', 'main.ts')], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        LOG_LEVEL: 'info',
+        QUEUE_PREFIX: `logs-${port}`,
+        DATABASE_URL: dbUrl.toString(),
+        DATABASE_POOL_WARM: '3',
+        // No upkeep pass (the test default, said here because the first test relies on it): the
+        // reconciler would run its queries on a warmed connection and replace its last statement.
+        RECONCILE_INTERVAL_MS: '0',
+        SWEEP_INTERVAL_MS: '0',
+        TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
       },
-    );
+    });
     server.stdout?.on('data', (d: Buffer) => (logs += d.toString()));
     server.stderr?.on('data', (d: Buffer) => (logs += d.toString()));
     const deadline = Date.now() + 60000;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { freePort } from '../support/app';
 import { runAsync } from '../support/cli';
+import { TS_REGISTER } from '../support/ts-register';
 
 const ROOT = join(__dirname, '..', '..');
 const MARKER = '<!-- walkthrough: examples/walkthrough.sh without its first line -->';
@@ -44,24 +45,20 @@ describe('README: start-up and walkthrough (e2e, spawned server)', () => {
 
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    server = spawn(
-      process.execPath,
-      ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'main.ts'), '--demo'],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          PORT: String(port),
-          PUBLIC_BASE_URL: base,
-          DATABASE_URL: databaseUrl.toString(),
-          DB_MIGRATIONS_RUN: 'true',
-          LOG_LEVEL: 'info',
-          QUEUE_PREFIX: `readme-${port}`,
-          STORAGE_DIR: mkdtempSync(join(tmpdir(), 'readme-storage-')),
-          TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
-        },
+    server = spawn(process.execPath, ['-r', TS_REGISTER, join(ROOT, 'src', 'main.ts'), '--demo'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        PUBLIC_BASE_URL: base,
+        DATABASE_URL: databaseUrl.toString(),
+        DB_MIGRATIONS_RUN: 'true',
+        LOG_LEVEL: 'info',
+        QUEUE_PREFIX: `readme-${port}`,
+        STORAGE_DIR: mkdtempSync(join(tmpdir(), 'readme-storage-')),
+        TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
       },
-    );
+    });
     server.stdout?.on('data', (d: Buffer) => (out += d.toString()));
     server.stderr?.on('data', (d: Buffer) => (out += d.toString()));
     const deadline = Date.now() + 180_000;

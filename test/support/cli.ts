@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { isAbsolute, join } from 'node:path';
+import { TS_REGISTER } from './ts-register';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -9,18 +10,14 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real CLI entry point (src/cli.ts through ts-node) as a child process. */
+/** Runs the real CLI entry point (src/cli.ts through the TypeScript hook) as a child process. */
 export function cli(...args: string[]): CliResult {
-  const res = spawnSync(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'cli.ts'), ...args],
-    {
-      cwd: ROOT,
-      env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json') },
-      encoding: 'utf8',
-      timeout: 120000,
-    },
-  );
+  const res = spawnSync(process.execPath, ['-r', TS_REGISTER, join(ROOT, 'src', 'cli.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json') },
+    encoding: 'utf8',
+    timeout: 120000,
+  });
   return { code: res.status, stdout: res.stdout, stderr: res.stderr };
 }
 
@@ -29,13 +26,9 @@ export function cli(...args: string[]): CliResult {
  * runs: spawnSync would block this process's event loop.
  */
 export function cliAsync(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
-  return runAsync(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'cli.ts'), ...args],
-    {
-      env: { ...env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json') },
-    },
-  );
+  return runAsync(process.execPath, ['-r', TS_REGISTER, join(ROOT, 'src', 'cli.ts'), ...args], {
+    env: { ...env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json') },
+  });
 }
 
 /** Any command as a child process (`cwd` defaults to the repository), without blocking the event loop. */

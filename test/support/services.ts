@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './app';
+import { TS_REGISTER } from './ts-register';
 
 const ROOT = join(__dirname, '..', '..');
 const PG_BIN = '/usr/lib/postgresql/15/bin';
@@ -121,7 +122,7 @@ export async function ownPostgres(): Promise<OwnPostgres> {
   return pg;
 }
 
-/** The service as `node src/main.ts` (through ts-node) in a child process, on a free port. */
+/** The service as `node src/main.ts` (through the TypeScript hook) in a child process, on a free port. */
 export interface SpawnedService {
   baseUrl: string;
   child: ChildProcess;
@@ -139,7 +140,7 @@ export async function spawnService(
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = spawn(
     process.execPath,
-    ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', `${opts.entry ?? 'main'}.ts`)],
+    ['-r', TS_REGISTER, join(ROOT, 'src', `${opts.entry ?? 'main'}.ts`)],
     {
       cwd: ROOT,
       env: {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { TS_REGISTER } from './ts-register';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -12,7 +13,7 @@ export interface Spawned {
 }
 
 /**
- * Runs an entry point (`main`, `worker`, `cli`) of src/ through ts-node as a child process with
+ * Runs an entry point (`main`, `worker`, `cli`) of src/ through the TypeScript hook as a child process with
  * the test environment plus `env`, as `node dist/<entry>.js` runs in production.
  */
 export function spawnEntry(
@@ -20,11 +21,10 @@ export function spawnEntry(
   env: Record<string, string>,
   args: string[] = [],
 ): Spawned {
-  const child = spawn(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', `${entry}.ts`), ...args],
-    { cwd: ROOT, env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'), ...env } },
-  );
+  const child = spawn(process.execPath, ['-r', TS_REGISTER, join(ROOT, 'src', `${entry}.ts`), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'), ...env },
+  });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { runAsync } from '../support/cli';
+import { TS_REGISTER } from '../support/ts-register';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -8,7 +9,7 @@ describe('the Chromium prerequisite of npm test', () => {
   it('in CI, a missing browser fails the run before anything starts, with one message', async () => {
     const res = await runAsync(
       process.execPath,
-      ['-r', 'ts-node/register/transpile-only', join(ROOT, 'test', 'run.ts'), 'test/e2e/dashboard'],
+      ['-r', TS_REGISTER, join(ROOT, 'test', 'run.ts'), 'test/e2e/dashboard'],
       // A database name that must never be created: the run has to stop before the global setup.
       { env: { CI: 'true', CHROMIUM_PATH: '/nonexistent/chromium', TEST_DB_NAME: 'taste_never_created' } },
     );
