@@ -13,7 +13,12 @@ export type FaultPoint =
   /** Core create: transaction committed, job not yet enqueued. */
   | 'crash-after-core-commit'
   /** Generation: images read, result not yet written (a 3 s pause, so a test can kill the worker). */
-  | 'slow-generation';
+  | 'slow-generation'
+  /**
+   * Not a step but a setting: the generation worker holds a job's lock for 4 s and looks for stalled
+   * jobs every second (20 s and 10 s otherwise), so a test that kills workers waits seconds per kill.
+   */
+  | 'fast-stall-detection';
 
 @Injectable()
 export class FaultInjector {

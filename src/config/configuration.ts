@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { DEV_API_KEY_PEPPER, DEV_SESSION_SECRET, EnvDto, splitList, validateEnv } from './env.schema';
+import { armedFaults } from './armed-faults';
 
 export { validateEnv };
 
@@ -80,7 +81,7 @@ export function buildConfig(env: EnvDto): AllConfig {
     redis: { url: env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
     queue: { prefix: env.QUEUE_PREFIX ?? 'taste', concurrency: env.GENERATION_CONCURRENCY ?? 2 },
     upkeep: upkeepConfig(env),
-    faults: faultsConfig(env),
+    faults: armedFaults(env),
     storage: storageConfig(env),
     taste: tasteConfig(env),
     ingest: {
@@ -147,14 +148,6 @@ function upkeepConfig(env: EnvDto): AllConfig['upkeep'] {
     sweepIntervalMs: env.SWEEP_INTERVAL_MS ?? 3_600_000,
     sweepGraceMs: env.SWEEP_GRACE_MS ?? 3_600_000,
   };
-}
-
-function faultsConfig(env: EnvDto): string[] {
-  if (env.NODE_ENV !== 'test') return [];
-  return (env.FAULT_INJECTION ?? '')
-    .split(',')
-    .map((f) => f.trim())
-    .filter(Boolean);
 }
 
 function storageConfig(env: EnvDto): AllConfig['storage'] {

@@ -2,11 +2,11 @@ import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Job, WaitingError } from 'bullmq';
+import { armedFaults } from '../config/armed-faults';
 import { AllConfig } from '../config/configuration';
 import {
-  GENERATION_LOCK_MS,
   GENERATION_MAX_STALLED_COUNT,
-  GENERATION_STALLED_INTERVAL_MS,
+  generationStallTimes,
   JobName,
   JobPayloads,
   QueueName,
@@ -15,8 +15,7 @@ import { CoreGenerationService, GENERATION_UNEXPECTED } from './core-generation.
 
 /** BullMQ worker for the generation queue. Only dispatches; the work is in CoreGenerationService. */
 @Processor(QueueName.Generation, {
-  lockDuration: GENERATION_LOCK_MS,
-  stalledInterval: GENERATION_STALLED_INTERVAL_MS,
+  ...generationStallTimes(armedFaults()),
   maxStalledCount: GENERATION_MAX_STALLED_COUNT,
 })
 export class CoreGenerationProcessor extends WorkerHost implements OnModuleInit {

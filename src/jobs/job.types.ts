@@ -29,5 +29,19 @@ export const GENERATION_LOCK_MS = 20_000;
 export const GENERATION_STALLED_INTERVAL_MS = 10_000;
 export const GENERATION_MAX_STALLED_COUNT = 2;
 
+/**
+ * The worker's lock and stalled-check interval: the constants above, or 4 s and 1 s when a test arms
+ * the `fast-stall-detection` fault point (`armedFaults`: only with `NODE_ENV=test`). Taken when the
+ * processor's module loads, because its BullMQ options are a decorator's (static).
+ */
+export function generationStallTimes(faults: readonly string[]): {
+  lockDuration: number;
+  stalledInterval: number;
+} {
+  return faults.includes('fast-stall-detection')
+    ? { lockDuration: 4_000, stalledInterval: 1_000 }
+    : { lockDuration: GENERATION_LOCK_MS, stalledInterval: GENERATION_STALLED_INTERVAL_MS };
+}
+
 /** The producer-side Queue (adds and look-ups, never the worker): fails fast while Redis is down. */
 export const GENERATION_PRODUCER = Symbol('GENERATION_PRODUCER');

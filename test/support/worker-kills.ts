@@ -19,7 +19,8 @@ export interface KilledJobOutcome {
 /**
  * An API-only process creates a core; `kills` spawned workers (`src/worker.ts`, with the 3 s
  * `slow-generation` pause) each take the job and are SIGKILLed mid-generation; a last worker is left
- * to finish. Returns how the job ended.
+ * to finish. Every worker runs with `fast-stall-detection` (a 4 s lock, a stalled check every second):
+ * the mechanism is BullMQ's own, only its timers are shorter. Returns how the job ended.
  */
 export async function killWorkersDuringOneJob(label: string, kills: number): Promise<KilledJobOutcome> {
   const shared = {
@@ -49,7 +50,7 @@ export async function killWorkersDuringOneJob(label: string, kills: number): Pro
     const processingAfterKills: boolean[] = [];
     for (let n = 1; n <= kills; n += 1) {
       const worker = await spawnService(
-        { ...shared, FAULT_INJECTION: 'slow-generation' },
+        { ...shared, FAULT_INJECTION: 'slow-generation,fast-stall-detection' },
         { entry: 'worker' },
       );
       workers.push(worker);
@@ -57,7 +58,9 @@ export async function killWorkersDuringOneJob(label: string, kills: number): Pro
       await worker.kill('SIGKILL');
       processingAfterKills.push((await job()).status === 'processing');
     }
-    workers.push(await spawnService(shared, { entry: 'worker' }));
+    workers.push(
+      await spawnService({ ...shared, FAULT_INJECTION: 'fast-stall-detection' }, { entry: 'worker' }),
+    );
     await until('job finished', async () => (await job()).status !== 'processing', 150000);
     const core = await api(apiApp, org.key).get(`/api/v1/org/cores/${res.body.coreId as string}`);
     return { job: await job(), core: core.body, processingAfterKills };
