@@ -1,4 +1,6 @@
 /** Queues, job names and their payloads. Only JobsService.enqueue adds jobs. */
+import type { FaultPoint } from '../common/fault-injection';
+
 export enum QueueName {
   Generation = 'taste-generation',
 }
@@ -38,7 +40,7 @@ export function generationStallTimes(faults: readonly string[]): {
   lockDuration: number;
   stalledInterval: number;
 } {
-  return faults.includes('fast-stall-detection')
+  return faults.includes('fast-stall-detection' satisfies FaultPoint)
     ? { lockDuration: 4_000, stalledInterval: 1_000 }
     : { lockDuration: GENERATION_LOCK_MS, stalledInterval: GENERATION_STALLED_INTERVAL_MS };
 }
