@@ -1,14 +1,20 @@
 /**
  * `npm run bench:explain -- [--db taste_bench_search]`: prints `EXPLAIN (ANALYZE, BUFFERS)` of the search's
  * candidate statement (src/products/products.repository.ts candidateQuery) for the request shapes of the
- * search benchmark, against a database the benchmark (or eval) left behind. A diagnostic for
+ * search benchmark, then of the fallback read (anyCandidatesQuery: the first products by public id that
+ * pass the filters, ADR 0048), against a database the benchmark (or eval) left behind. A diagnostic for
  * docs/decisions/0028, not a benchmark: it imports the statement builder from src/ so that what it
  * explains is exactly what the service runs. Each statement runs once unmeasured first (warm cache).
  */
 import { Client } from 'pg';
 import { colourFeatures } from '../src/products/product-colour';
-import { candidateQuery, type CandidatePlan } from '../src/products/products.repository';
-import { colourWalks } from '../src/products/search-plan';
+import {
+  anyCandidatesQuery,
+  candidateQuery,
+  type CandidateFilters,
+  type CandidatePlan,
+} from '../src/products/products.repository';
+import { colourWalks, FALLBACK_LIMIT } from '../src/products/search-plan';
 import { categoryId } from '../src/products/search-features';
 import { argValue, databaseUrl } from './service';
 
@@ -55,6 +61,24 @@ const PLANS: [string, CandidatePlan][] = [
   ],
 ];
 
+/** The fallback read's filter shapes (the same request bodies, colour aside). */
+const FALLBACKS: [string, CandidateFilters][] = [
+  ['{}', none],
+  ['{query: "coat"} (category outerwear)', { ...none, categoryKey: categoryId('outerwear') }],
+  [
+    '{gender: "women", minPrice: 50, maxPrice: 300}',
+    { genders: ['women', 'unisex'], minPrice: 50, maxPrice: 300 },
+  ],
+];
+
+async function explain(client: Client, name: string, q: { text: string; values: unknown[] }): Promise<void> {
+  await client.query(q.text, q.values);
+  const rows = (await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${q.text}`, q.values)).rows as {
+    'QUERY PLAN': string;
+  }[];
+  console.log(`### ${name}\n\n\`\`\`\n${rows.map((r) => r['QUERY PLAN']).join('\n')}\n\`\`\`\n`);
+}
+
 async function main(): Promise<void> {
   const db = argValue('--db') ?? process.env.BENCH_DB_NAME ?? 'taste_bench_run';
   const client = new Client({ connectionString: databaseUrl(db) });
@@ -64,12 +88,10 @@ async function main(): Promise<void> {
     console.log(`database ${db}: ${n} products\n`);
     for (const [name, plan] of PLANS) {
       const q = candidateQuery(plan);
-      if (!q) continue;
-      await client.query(q.text, q.values);
-      const rows = (await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${q.text}`, q.values)).rows as {
-        'QUERY PLAN': string;
-      }[];
-      console.log(`### ${name}\n\n\`\`\`\n${rows.map((r) => r['QUERY PLAN']).join('\n')}\n\`\`\`\n`);
+      if (q) await explain(client, name, q);
+    }
+    for (const [name, filters] of FALLBACKS) {
+      await explain(client, `fallback read, ${name}`, anyCandidatesQuery(filters, FALLBACK_LIMIT));
     }
   } finally {
     await client.end();

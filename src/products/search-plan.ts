@@ -30,7 +30,7 @@ const NEAREST_COLOURS = 3;
 /** Products the text branch keeps (nearest in colour among its matches). */
 const TEXT_TAKE = 120;
 /** Products read when nothing near the colours passes the filters. */
-const FALLBACK_LIMIT = 300;
+export const FALLBACK_LIMIT = 300;
 const MAX_PER_GROUP = 3;
 
 export interface ProductSearchFilters {
