@@ -39,6 +39,7 @@ import {
   requireBuild,
   ROOT,
   runCli,
+  seedList,
   serviceEnv,
   startService,
   waitReady,
@@ -48,22 +49,8 @@ const PRODUCTS = argNumber('--products', 100_000);
 const TUNE_SEED = argNumber('--seed', 1);
 const HELD_OUT_SEED = argNumber('--held-out-seed', 2);
 const PHOTOS = argNumber('--photos', 3);
-const MORE_SEEDS = seedList(argValue('--more-seeds'));
+const MORE_SEEDS = seedList(argValue('--more-seeds'), '--more-seeds');
 
-/** `9-16` or `9,10,12`: the seeds, in order (none when not given). */
-function seedList(text: string | undefined): number[] {
-  if (!text) return [];
-  const range = /^(\d+)-(\d+)$/.exec(text);
-  if (range) {
-    const [from, to] = [Number(range[1]), Number(range[2])];
-    return Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
-  }
-  return text.split(',').map((s) => {
-    const n = Number(s.trim());
-    if (!Number.isInteger(n) || n <= 0) throw new Error(`--more-seeds: not a seed: ${s}`);
-    return n;
-  });
-}
 const MIXED: [string, string][] = [
   ['navy', 'white'],
   ['camel', 'cream'],

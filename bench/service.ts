@@ -329,3 +329,18 @@ export function extraEnv(): Record<string, string> {
   });
   return out;
 }
+
+/** `9-16` or `9,10,12`: the seeds, in order (none when not given). */
+export function seedList(text: string | undefined, option: string): number[] {
+  if (!text) return [];
+  const range = /^(\d+)-(\d+)$/.exec(text);
+  if (range) {
+    const [from, to] = [Number(range[1]), Number(range[2])];
+    return Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+  }
+  return text.split(',').map((s) => {
+    const n = Number(s.trim());
+    if (!Number.isInteger(n) || n <= 0) throw new Error(`${option}: not a seed: ${s}`);
+    return n;
+  });
+}

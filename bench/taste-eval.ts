@@ -1,5 +1,5 @@
 /**
- * `npm run eval:taste [-- --seed 1 --held-out-seed 2 --per-family 4]`: accuracy of the local analyst.
+ * `npm run eval:taste [-- --seed 1 --held-out-seed 2 --per-family 4]` or `[-- --seeds 3-8 --per-family 6]`: accuracy of the local analyst.
  *
  * First, on photograph-like images (bench/photo-images.ts: a garment on a person or a hanger, lit and
  * shaded, cast shadow, coloured or busy walls, other garments, white-balance cast), per colour family of
@@ -18,6 +18,11 @@
  *   two (two-colour patterns), by name or within OKLab distance 0.06.
  * - Pattern: the detected kind equals the truth (solid, striped, checked, print).
  * - Consistency: the same images in another order give the same profile, attributes, tags and palette.
+ *
+ * `--seeds 3-8` (or `3,5,7`) prints only a summary over those seeds, for fitting a threshold on tuning
+ * seeds or checking it on fresh held-out ones (docs/decisions/0050): per lighting, the share of the
+ * photograph-like images above named right (`--per-family` each), and the same for the images
+ * `npm run eval:search` builds its single-family cores from (three a family, as drawn, 480 x 640).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,8 +32,8 @@ import { analyseImage } from '../src/taste/image-analysis';
 import { TasteService } from '../src/taste/taste.service';
 import { GarmentPattern, garmentPng, GarmentSpec } from '../test/support/garments';
 import { FAMILY_KEYS, familiesNamedBy } from './colour-families';
-import { evalPhoto, type Lighting } from './photo-images';
-import { argNumber } from './service';
+import { evalPhoto, photoJpeg, type Lighting } from './photo-images';
+import { argNumber, argValue, seedList } from './service';
 
 /** Share of photograph-like images whose dominant family the engine names right, per family. */
 async function photoSet(
@@ -127,7 +132,55 @@ function distance(a: { l: number; a: number; b: number }, b: { l: number; a: num
   return Math.hypot(a.l - b.l, a.a - b.a, a.b - b.b);
 }
 
+/** True when the engine's top palette colour names `family` (bench/colour-families.ts judges). */
+async function namedRight(jpeg: Buffer, family: string): Promise<boolean> {
+  const top = (await analyseImage(jpeg, 0)).palette[0];
+  return top !== undefined && familiesNamedBy(top.name, top.hex).families.includes(family);
+}
+
+/** `--seeds`: per lighting and for eval:search's core images, right / total over the seeds. */
+async function seedsSummary(seeds: number[]): Promise<void> {
+  const perFamily = argNumber('--per-family', 4);
+  const rows = new Map<string, { right: number; total: number; misses: Map<string, number> }>();
+  const count = (row: string, family: string, right: boolean) => {
+    const r = rows.get(row) ?? { right: 0, total: 0, misses: new Map<string, number>() };
+    r.total += 1;
+    if (right) r.right += 1;
+    else r.misses.set(family, (r.misses.get(family) ?? 0) + 1);
+    rows.set(row, r);
+  };
+  for (const seed of seeds) {
+    for (const [fi, family] of FAMILY_KEYS.entries()) {
+      for (const light of LIGHTINGS)
+        for (let k = 0; k < perFamily; k += 1)
+          count(
+            `light ${light}`,
+            family,
+            await namedRight((await evalPhoto(seed, fi, family, k, light)).jpeg, family),
+          );
+      // The seeds search-eval.ts draws its single-family cores' three images from.
+      for (let k = 0; k < 3; k += 1) {
+        const p = await photoJpeg({ family, seed: seed * 100_000 + fi * 10 + k, width: 480, height: 640 });
+        count('eval:search core images', family, await namedRight(p.jpeg, family));
+      }
+    }
+  }
+  console.log(
+    `dominant family named right, seeds ${seeds.join(', ')} (${perFamily} images a family per lighting):`,
+  );
+  for (const [row, r] of rows)
+    console.log(
+      `  ${row.padEnd(24)} ${`${r.right}/${r.total}`.padStart(9)} ${((100 * r.right) / r.total).toFixed(1).padStart(5)}%  misses: ${[
+        ...r.misses,
+      ]
+        .map(([f, n]) => `${f} ${n}`)
+        .join(', ')}`,
+    );
+}
+
 async function main(): Promise<void> {
+  const seeds = seedList(argValue('--seeds'), '--seeds');
+  if (seeds.length > 0) return seedsSummary(seeds);
   await photoEvaluation();
   console.log('older labelled set (engine vocabulary swatches, flat silhouettes; flatters the engine):');
   let colourOk = 0;
