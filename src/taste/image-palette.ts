@@ -161,13 +161,30 @@ function tone(lab: Float32Array, members: number[]): { l: number; ca: number; cb
 }
 
 /**
+ * False when the lighter of two clusters is less the subject than the darker: its mean subject weight
+ * (`full`, the pixels' weights before the border test, per pixel) is under `sameSubjectRatio` of the
+ * darker one's. A near-neutral garment and a light wall, split by the light into several clusters that
+ * each hold too little of the border to count as backdrop, have one chromaticity and lightness within
+ * `sameLightnessRatio`; only the wall's lower subject weight tells them apart, and joined, the wall
+ * would be the cloth's lit part. A darker cluster of lower weight may join: a cloth's shaded side
+ * shares its bins with shadows on the wall, and it does not move the lit colour (ADR 0050).
+ */
+function sameSubject(
+  x: { m: number[]; full: number; l: number },
+  y: { m: number[]; full: number; l: number },
+): boolean {
+  const [lighter, darker] = x.l >= y.l ? [x, y] : [y, x];
+  return lighter.full / lighter.m.length >= T.sameSubjectRatio * (darker.full / darker.m.length);
+}
+
+/**
  * Joins clusters that are one cloth in light and shade: the same chromaticity (within
- * `sameChromaticity`) and lightness within `sameLightnessRatio` of each other. Backdrop clusters are
- * never joined to the subject's.
+ * `sameChromaticity`), lightness within `sameLightnessRatio` of each other, and the lighter one about
+ * as much the subject as the darker (`sameSubject`). Backdrop clusters are never joined to the subject's.
  */
 function joinShades(
   lab: Float32Array,
-  groups: { m: number[]; w: number; backdrop: boolean }[],
+  groups: { m: number[]; w: number; backdrop: boolean; full: number }[],
 ): typeof groups {
   const out = [...groups].sort((x, y) => y.w - x.w);
   // Each group's tone, computed once and again only when the group grows.
@@ -181,7 +198,13 @@ function joinShades(
       const refL = Math.min(x.l, y.l, T.referenceL);
       const apart = Math.hypot(x.ca - y.ca, x.cb - y.cb) * refL;
       if (ratio > T.sameLightnessRatio || apart > T.sameChromaticity) continue;
-      out[i] = { m: [...out[i].m, ...out[j].m], w: out[i].w + out[j].w, backdrop: false };
+      if (!sameSubject({ ...out[i], l: x.l }, { ...out[j], l: y.l })) continue;
+      out[i] = {
+        m: [...out[i].m, ...out[j].m],
+        w: out[i].w + out[j].w,
+        backdrop: false,
+        full: out[i].full + out[j].full,
+      };
       out.splice(j, 1);
       tones.splice(j, 1);
       tones[i] = tone(lab, out[i].m);

@@ -101,6 +101,10 @@ export const ANALYSIS = {
      * darker one's lightness) is this close and their lightness within this ratio. */
     sameChromaticity: 0.012,
     sameLightnessRatio: 1.35,
+    /** ...and the lighter one's mean subject weight is at least this share of the darker one's: the
+     * clusters of a light wall, weighted down as common in the border, are not a garment's lit side
+     * (ADR 0050; fitted on tuning seeds 3-8 of bench/photo-images.ts, 0.5-0.8 tried). */
+    sameSubjectRatio: 0.7,
     /** Pixels of kept clusters with at least this subject weight are read for the surface. */
     surfaceMinWeight: 0.2,
     /** Named colours under this share of the subject are dropped. */
