@@ -72,6 +72,8 @@ interface CoreScore {
   families: string[];
   p10: number;
   p10Filtered: number;
+  /** Share of the plain search's ten in the core's second family (mixed cores: its one photograph of three). */
+  secondShare: number;
   coatOuterwear: number;
   filtersHonoured: number;
   filteredResults: number;
@@ -147,6 +149,8 @@ async function evaluateSeed(seed: number): Promise<SeedResult> {
         families: c.families,
         p10: plain.filter(inFamily).length / 10,
         p10Filtered: filtered.filter(inFamily).length / 10,
+        secondShare:
+          plain.filter((p) => c.families[1] !== undefined && t(p)?.family === c.families[1]).length / 10,
         coatOuterwear: coat.filter((p) => t(p)?.category === 'outerwear').length / 10,
         filtersHonoured: filtered.filter((p) => {
           const row = t(p);
@@ -205,6 +209,10 @@ function printMoreSeeds(more: SeedResult[]): void {
     console.log(`${c.name.padEnd(24)} ${cell(p).padStart(16)} | ${cell(pf).padStart(16)}`);
   }
   console.log(`${'every family'.padEnd(24)} ${cell(all).padStart(16)} | ${cell(allFiltered).padStart(16)}`);
+  const mixed = more.flatMap((r) => r.cores.filter((c) => c.families.length > 1));
+  console.log(
+    `mixed cores (${mixed.length}): P@10 mean ${f2(mean(mixed.map((c) => c.p10)))}, second family's share of the ten mean ${f2(mean(mixed.map((c) => c.secondShare)))}, min ${f2(Math.min(...mixed.map((c) => c.secondShare)))}`,
+  );
 }
 
 /** Where each core under target went: the families its plain search returned instead. */
@@ -232,6 +240,7 @@ function summary(r: SeedResult): Record<string, number> {
     meanCoatOuterwear: mean(r.cores.map((c) => c.coatOuterwear)),
     minCoatOuterwear: Math.min(...r.cores.map((c) => c.coatOuterwear)),
     mixedP10: mean(r.cores.filter((c) => c.families.length > 1).map((c) => c.p10)),
+    mixedSecondShare: mean(r.cores.filter((c) => c.families.length > 1).map((c) => c.secondShare)),
     filtersHonoured:
       sum((c) => c.filtersHonoured) /
       Math.max(
@@ -299,6 +308,7 @@ async function main(): Promise<void> {
       (s) => `${f2(s.meanCoatOuterwear)} (${f2(s.minCoatOuterwear)})`,
     ],
     ['P@10 of mixed two-family cores, mean', '-', (s) => f2(s.mixedP10)],
+    ["mixed cores: second family's share of ten, mean", '-', (s) => f2(s.mixedSecondShare)],
     ['filters honoured (share of filtered results)', '100%', (s) => pct(s.filtersHonoured, 1)],
     ['url = affiliate link (or link) on results', '100%', (s) => pct(s.urlRight, 1)],
     ['results whose id is not in the feed', '0', (s) => String(s.unknownIds)],
