@@ -6,6 +6,7 @@ import {
   RankingCandidate,
   RankingProfile,
   scoreCandidates,
+  shareWeight,
   tokenize,
 } from './product-ranking';
 import { colourWalks, gendersFor } from './search-plan';
@@ -155,6 +156,35 @@ describe('scoreCandidates', () => {
     const score = new Map(ranked.map((r) => [r.candidate.id, r.score]));
     expect(score.get('raw-linen')).toBe(score.get('ecru'));
     expect(score.get('raw-linen')).toBeGreaterThan(score.get('biscuit-cream') ?? 1);
+  });
+
+  it('does not let an accent of the palette outrank its dominant colour: a 1.5% royal blue in an ecru core (ADR 0051)', () => {
+    const ecru = { l: 0.862, a: 0.0, b: 0.046 };
+    const royal = { l: 0.422, a: -0.018, b: -0.158 };
+    const profile: RankingProfile = {
+      ...PROFILE,
+      tags: ['beige', 'royal blue', 'blue'],
+      palette: [
+        { name: 'beige', oklab: { l: 0.831, a: 0.006, b: 0.055 }, share: 0.876 },
+        { name: 'royal blue', oklab: royal, share: 0.015 },
+      ],
+    };
+    const ranked = scoreCandidates(
+      [
+        candidate('royal-blue', { colourLab: royal, colour: 'Royal Blue' }),
+        candidate('ecru', { colourLab: ecru, colour: 'Ecru' }),
+      ],
+      profile,
+      null,
+    );
+    expect(ranked.map((r) => r.candidate.id)).toEqual(['ecru', 'royal-blue']);
+  });
+
+  it('weighs palette colours by the square root of their share of the largest', () => {
+    expect(shareWeight(0.6, 0.6)).toBe(1);
+    expect(shareWeight(0.3, 0.6)).toBeCloseTo(Math.SQRT1_2, 6);
+    expect(shareWeight(0.015, 0.876)).toBeLessThan(0.15);
+    expect(shareWeight(0, 0.5)).toBe(0);
   });
 
   it('ignores the brand and never reads a description', () => {

@@ -109,8 +109,18 @@ export function oklabDistance(x: Oklab, y: Oklab): number {
 const COLOUR_SIGMA = 0.06;
 
 /**
+ * How much a palette colour counts as a colour target: the square root of its share relative to the
+ * palette's largest. The dominant colour counts fully, one of half its share 0.71, an accent of 2% of a
+ * 90% palette 0.15 (docs/decisions/0051: a floor of one half let a 1.5% royal blue take three slots
+ * of an ecru core's ten through its exact-match products).
+ */
+export function shareWeight(share: number, maxShare: number): number {
+  return Math.sqrt(Math.max(0, share) / Math.max(maxShare, 1e-9));
+}
+
+/**
  * Palette similarity in 0..1: the best palette colour's closeness to the product colour, weighted by how
- * dominant that colour is in the core (the most dominant colour counts fully, a minor one at least half).
+ * dominant that colour is in the core (`shareWeight`).
  */
 export function colourSimilarity(product: Oklab | null, palette: readonly PaletteColour[]): number {
   if (!product || palette.length === 0) return 0;
@@ -119,7 +129,7 @@ export function colourSimilarity(product: Oklab | null, palette: readonly Palett
   for (const colour of palette) {
     const d = oklabDistance(product, colour.oklab);
     const closeness = Math.exp(-(d * d) / (2 * COLOUR_SIGMA * COLOUR_SIGMA));
-    best = Math.max(best, closeness * (0.5 + 0.5 * (colour.share / maxShare)));
+    best = Math.max(best, closeness * shareWeight(colour.share, maxShare));
   }
   return best;
 }
@@ -358,7 +368,7 @@ function scoringContext(profile: RankingProfile, query: ShopperQuery | null): Sc
   ]);
   const attributeWords = new Set(attributes.flatMap((a) => a.tokens));
   const maxShare = Math.max(1e-9, ...targets.map((t) => t.share));
-  const targetWeights = targets.map((t) => 0.5 + 0.5 * (t.share / maxShare));
+  const targetWeights = targets.map((t) => shareWeight(t.share, maxShare));
   const targetNames = targets.map((t, i) => ({ words: new Set(tokenize(t.name)), weight: targetWeights[i] }));
   const terms = withQuery ? query.terms : [];
   return {
