@@ -371,6 +371,16 @@ export function photo12Mp(spec: PhotoSpec): Promise<PhotoJpeg> {
 }
 
 /**
+ * Image `k` of core `ci` (its index in the evaluation's list of cores; a single-family core's is its
+ * family's index in FAMILY_KEYS) for evaluation seed `seed`, as `npm run eval:search` draws it for a
+ * core of `family`: 480x640, as drawn. `eval:taste -- --seeds` and the engine's regression tests read
+ * the same images.
+ */
+export function corePhoto(seed: number, ci: number, family: string, k: number): Promise<PhotoJpeg> {
+  return photoJpeg({ family, seed: seed * 100_000 + ci * 10 + k, width: 480, height: 640 });
+}
+
+/**
  * Image `k` of family `family` (index `fi` in FAMILY_KEYS) for evaluation seed `seed`, as
  * `npm run eval:taste` draws it: 480x640, under `light`. `npm run bench:light-gate` fits on the same
  * images of other seeds.

@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FAMILY_KEYS } from './colour-families';
 import { truthById, writeFeed, type RowTruth } from './feed-generator';
-import { photoJpeg } from './photo-images';
+import { corePhoto } from './photo-images';
 import {
   api,
   argNumber,
@@ -122,7 +122,7 @@ async function evaluateSeed(seed: number): Promise<SeedResult> {
     for (const [ci, s] of specs.entries()) {
       const images: string[] = [];
       for (const [k, family] of s.photos.entries()) {
-        const p = await photoJpeg({ family, seed: seed * 100_000 + ci * 10 + k, width: 480, height: 640 });
+        const p = await corePhoto(seed, ci, family, k);
         images.push(`data:image/jpeg;base64,${p.jpeg.toString('base64')}`);
       }
       const r = await api<{ coreId: string }>(svc.base, key, 'POST', '/cores', { name: s.name, images });

@@ -32,8 +32,14 @@ import { analyseImage } from '../src/taste/image-analysis';
 import { TasteService } from '../src/taste/taste.service';
 import { GarmentPattern, garmentPng, GarmentSpec } from '../test/support/garments';
 import { FAMILY_KEYS, familiesNamedBy } from './colour-families';
-import { evalPhoto, photoJpeg, type Lighting } from './photo-images';
+import { corePhoto, evalPhoto, type Lighting } from './photo-images';
 import { argNumber, argValue, seedList } from './service';
+
+/** The engine's top palette colour of an image and the families it names (bench/colour-families.ts judges). */
+async function dominantNamed(jpeg: Buffer): Promise<{ name?: string; families: string[]; byHex: boolean }> {
+  const top = (await analyseImage(jpeg, 0)).palette[0];
+  return top ? { name: top.name, ...familiesNamedBy(top.name, top.hex) } : { families: [], byHex: false };
+}
 
 /** Share of photograph-like images whose dominant family the engine names right, per family. */
 async function photoSet(
@@ -46,15 +52,13 @@ async function photoSet(
     const r = { right: 0, byHex: 0, total: 0, misses: [] as string[] };
     for (let k = 0; k < perFamily; k += 1) {
       const p = await evalPhoto(seed, fi, family, k, light);
-      const a = await analyseImage(p.jpeg, 0);
-      const top = a.palette[0];
-      const named = top ? familiesNamedBy(top.name, top.hex) : { families: [], byHex: false };
+      const named = await dominantNamed(p.jpeg);
       r.total += 1;
       if (named.byHex) r.byHex += 1;
       if (named.families.includes(family)) r.right += 1;
       else
         r.misses.push(
-          `${top?.name ?? 'nothing'} (${p.truth.subject}, ${p.truth.backdrop} wall ${p.truth.wall})`,
+          `${named.name ?? 'nothing'} (${p.truth.subject}, ${p.truth.backdrop} wall ${p.truth.wall})`,
         );
     }
     out.set(family, r);
@@ -132,12 +136,6 @@ function distance(a: { l: number; a: number; b: number }, b: { l: number; a: num
   return Math.hypot(a.l - b.l, a.a - b.a, a.b - b.b);
 }
 
-/** True when the engine's top palette colour names `family` (bench/colour-families.ts judges). */
-async function namedRight(jpeg: Buffer, family: string): Promise<boolean> {
-  const top = (await analyseImage(jpeg, 0)).palette[0];
-  return top !== undefined && familiesNamedBy(top.name, top.hex).families.includes(family);
-}
-
 /** `--seeds`: per lighting and for eval:search's core images, right / total over the seeds. */
 async function seedsSummary(seeds: number[]): Promise<void> {
   const perFamily = argNumber('--per-family', 4);
@@ -156,13 +154,17 @@ async function seedsSummary(seeds: number[]): Promise<void> {
           count(
             `light ${light}`,
             family,
-            await namedRight((await evalPhoto(seed, fi, family, k, light)).jpeg, family),
+            (await dominantNamed((await evalPhoto(seed, fi, family, k, light)).jpeg)).families.includes(
+              family,
+            ),
           );
-      // The seeds search-eval.ts draws its single-family cores' three images from.
-      for (let k = 0; k < 3; k += 1) {
-        const p = await photoJpeg({ family, seed: seed * 100_000 + fi * 10 + k, width: 480, height: 640 });
-        count('eval:search core images', family, await namedRight(p.jpeg, family));
-      }
+      // The three images of search-eval.ts's core of this family.
+      for (let k = 0; k < 3; k += 1)
+        count(
+          'eval:search core images',
+          family,
+          (await dominantNamed((await corePhoto(seed, fi, family, k)).jpeg)).families.includes(family),
+        );
     }
   }
   console.log(

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { FAMILY_KEYS } from '../../bench/colour-families';
-import { photoJpeg } from '../../bench/photo-images';
+import { corePhoto } from '../../bench/photo-images';
 import { garmentPng } from '../../test/support/garments';
 import { colourFeatures } from '../products/product-colour';
 import {
@@ -304,13 +304,7 @@ describe('colour model: garment and wall', () => {
     ['on a hanger before a light grey wall', 12, 0],
     ['worn, before an off-white wall', 16, 1],
   ])('reads a heather grey garment %s, not the wall', async (_, seed, k) => {
-    const ci = FAMILY_KEYS.indexOf('heather grey');
-    const p = await photoJpeg({
-      family: 'heather grey',
-      seed: seed * 100_000 + ci * 10 + k,
-      width: 480,
-      height: 640,
-    });
+    const p = await corePhoto(seed, FAMILY_KEYS.indexOf('heather grey'), 'heather grey', k);
     const top = (await analyseImage(p.jpeg, 0)).palette[0];
     expect(Math.abs(top.oklab.l - oklabOf(p.truth.shade).l)).toBeLessThan(0.04);
     expect(top.name).toMatch(/^(heather )?grey$/);

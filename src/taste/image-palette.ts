@@ -160,21 +160,20 @@ function tone(lab: Float32Array, members: number[]): { l: number; ca: number; cb
   return { l: ls[ls.length >> 1], ca: ca / members.length, cb: cb / members.length };
 }
 
+/** A group's mean subject weight a pixel (`full`: its pixels' weights before the border test). */
+const meanWeight = (g: { m: number[]; full: number }): number => g.full / g.m.length;
+
 /**
  * False when the lighter of two clusters is less the subject than the darker: its mean subject weight
- * (`full`, the pixels' weights before the border test, per pixel) is under `sameSubjectRatio` of the
- * darker one's. A near-neutral garment and a light wall, split by the light into several clusters that
+ * is under `sameSubjectRatio` of the darker one's. A near-neutral garment and a light wall, split by the light into several clusters that
  * each hold too little of the border to count as backdrop, have one chromaticity and lightness within
  * `sameLightnessRatio`; only the wall's lower subject weight tells them apart, and joined, the wall
  * would be the cloth's lit part. A darker cluster of lower weight may join: a cloth's shaded side
  * shares its bins with shadows on the wall, and it does not move the lit colour (ADR 0050).
  */
-function sameSubject(
-  x: { m: number[]; full: number; l: number },
-  y: { m: number[]; full: number; l: number },
-): boolean {
+function sameSubject(x: { weight: number; l: number }, y: { weight: number; l: number }): boolean {
   const [lighter, darker] = x.l >= y.l ? [x, y] : [y, x];
-  return lighter.full / lighter.m.length >= T.sameSubjectRatio * (darker.full / darker.m.length);
+  return lighter.weight >= T.sameSubjectRatio * darker.weight;
 }
 
 /**
@@ -198,7 +197,8 @@ function joinShades(
       const refL = Math.min(x.l, y.l, T.referenceL);
       const apart = Math.hypot(x.ca - y.ca, x.cb - y.cb) * refL;
       if (ratio > T.sameLightnessRatio || apart > T.sameChromaticity) continue;
-      if (!sameSubject({ ...out[i], l: x.l }, { ...out[j], l: y.l })) continue;
+      if (!sameSubject({ weight: meanWeight(out[i]), l: x.l }, { weight: meanWeight(out[j]), l: y.l }))
+        continue;
       out[i] = {
         m: [...out[i].m, ...out[j].m],
         w: out[i].w + out[j].w,
