@@ -29,7 +29,10 @@ export interface PhotoSpec {
   backdrop?: Backdrop;
   /** Number of other garments (0-2); drawn from the seed when not given. */
   others?: number;
-  /** White-balance cast, -1 (cool) to 1 (warm), scaled to at most 4% per channel; drawn when not given. */
+  /**
+   * White-balance cast, -1 (cool) to 1 (warm), scaled to at most 4% per channel; drawn when not given.
+   * Giving it (0: none) keeps the rest of the scene as drawn for the seed.
+   */
   cast?: number;
   /**
    * The light on top of the drawn scene (the scene itself is the same for every value):
@@ -153,7 +156,9 @@ export function renderPhoto(spec: PhotoSpec): RawPhoto {
   const floor = rgb(pick(rand, FLOORS));
   const skin = rgb(pick(rand, SKIN));
   const hair = rgb(pick(rand, HAIR));
-  const castLevel = spec.cast ?? rand() * 2 - 1;
+  // Drawn even when `cast` is given, so that a given cast changes only the light, not the scene.
+  const drawnCast = rand() * 2 - 1;
+  const castLevel = spec.cast ?? drawnCast;
   const light = spec.light ?? 'as-drawn';
   const lighting = LIGHTING[light];
   const gains: Rgb = [
@@ -374,10 +379,16 @@ export function photo12Mp(spec: PhotoSpec): Promise<PhotoJpeg> {
  * Image `k` of core `ci` (its index in the evaluation's list of cores; a single-family core's is its
  * family's index in FAMILY_KEYS) for evaluation seed `seed`, as `npm run eval:search` draws it for a
  * core of `family`: 480x640, as drawn. `eval:taste -- --seeds` and the engine's regression tests read
- * the same images.
+ * the same images; `cast` (0: none) replaces the drawn white-balance cast in the same scene.
  */
-export function corePhoto(seed: number, ci: number, family: string, k: number): Promise<PhotoJpeg> {
-  return photoJpeg({ family, seed: seed * 100_000 + ci * 10 + k, width: 480, height: 640 });
+export function corePhoto(
+  seed: number,
+  ci: number,
+  family: string,
+  k: number,
+  cast?: number,
+): Promise<PhotoJpeg> {
+  return photoJpeg({ family, seed: seed * 100_000 + ci * 10 + k, width: 480, height: 640, cast });
 }
 
 /**

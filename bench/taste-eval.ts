@@ -22,7 +22,8 @@
  * `--seeds 3-8` (or `3,5,7`) prints only a summary over those seeds, for fitting a threshold on tuning
  * seeds or checking it on fresh held-out ones (docs/decisions/0050): per lighting, the share of the
  * photograph-like images above named right (`--per-family` each), and the same for the images
- * `npm run eval:search` builds its single-family cores from (three a family, as drawn, 480 x 640).
+ * `npm run eval:search` builds its single-family cores from (three a family, as drawn, 480 x 640),
+ * also with their white-balance cast removed (the same scenes; docs/decisions/0052).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -158,13 +159,20 @@ async function seedsSummary(seeds: number[]): Promise<void> {
               family,
             ),
           );
-      // The three images of search-eval.ts's core of this family.
-      for (let k = 0; k < 3; k += 1)
+      // The three images of search-eval.ts's core of this family, then the same scenes with no cast:
+      // a ceiling for what a perfect white balance could add (docs/decisions/0052).
+      for (let k = 0; k < 3; k += 1) {
         count(
           'eval:search core images',
           family,
           (await dominantNamed((await corePhoto(seed, fi, family, k)).jpeg)).families.includes(family),
         );
+        count(
+          '  the same, no cast',
+          family,
+          (await dominantNamed((await corePhoto(seed, fi, family, k, 0)).jpeg)).families.includes(family),
+        );
+      }
     }
   }
   console.log(

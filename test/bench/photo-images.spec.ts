@@ -77,6 +77,20 @@ describe('photo-like images', () => {
     expect(shade.truth.gains[2]).toBeGreaterThan(drawn.truth.gains[2]);
   });
 
+  it('keep the scene when only the cast is given: the same garment, wall and others, another light colour', () => {
+    for (const seed of [3, 17, 29]) {
+      const spec = { family: 'oatmeal', seed, width: 60, height: 80 };
+      const drawn = renderPhoto(spec);
+      const neutral = renderPhoto({ ...spec, cast: 0 });
+      const { gains: drawnGains, ...scene } = drawn.truth;
+      const { gains, ...same } = neutral.truth;
+      expect(same).toEqual(scene);
+      expect(gains).toEqual([1, 1, 1]);
+      expect(drawnGains).not.toEqual([1, 1, 1]);
+      expect(neutral.data.equals(drawn.data)).toBe(false);
+    }
+  });
+
   it('vary the scene: people and hangers, plain, striped and busy walls, warm and cool casts, other garments', () => {
     const scenes = Array.from(
       { length: 40 },
