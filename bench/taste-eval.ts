@@ -30,6 +30,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { colourByName, colourFamily } from '../src/taste/colour-vocabulary';
 import { analyseImage } from '../src/taste/image-analysis';
+import { decodeWorkingImage, isDim, whiteBalance } from '../src/taste/image-decode';
+import { ANALYSIS } from '../src/taste/image-thresholds';
 import { TasteService } from '../src/taste/taste.service';
 import { GarmentPattern, garmentPng, GarmentSpec } from '../test/support/garments';
 import { FAMILY_KEYS, familiesNamedBy } from './colour-families';
@@ -137,7 +139,45 @@ function distance(a: { l: number; a: number; b: number }, b: { l: number; a: num
   return Math.hypot(a.l - b.l, a.a - b.a, a.b - b.b);
 }
 
-/** `--seeds`: per lighting and for eval:search's core images, right / total over the seeds. */
+/** Whether the engine's top palette colour of an image names `family`. */
+async function namesFamily(jpeg: Buffer, family: string): Promise<boolean> {
+  return (await dominantNamed(jpeg)).families.includes(family);
+}
+
+/**
+ * The cast the engine's white balance reads in a lit scene, as log(red / blue) of its neutral pixels:
+ * `whiteBalance` with no deadband (its gains are the inverse of the neutral pixels' mean). Null for a
+ * dim scene (balanced from its background instead) or when too few pixels are near neutral.
+ */
+async function castRead(jpeg: Buffer): Promise<number | null> {
+  const img = await decodeWorkingImage(jpeg, 0);
+  if (isDim(img)) return null;
+  const [r, , b] = whiteBalance(img, { neutralChroma: ANALYSIS.light.neutralChroma, deadband: 0 });
+  return r === 1 && b === 1 ? null : Math.log(b / r);
+}
+
+/** Pearson correlation of the pairs, and the residual spread of y around its least-squares line on x. */
+function fit(pairs: readonly [number, number][]): { r: number; residual: number; spreadX: number } {
+  const n = pairs.length;
+  const mx = pairs.reduce((t, [x]) => t + x, 0) / n;
+  const my = pairs.reduce((t, [, y]) => t + y, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (const [x, y] of pairs) {
+    sxy += (x - mx) * (y - my);
+    sxx += (x - mx) ** 2;
+    syy += (y - my) ** 2;
+  }
+  const residual = Math.sqrt(Math.max(0, syy - (sxy * sxy) / sxx) / n);
+  return { r: sxy / Math.sqrt(sxx * syy), residual, spreadX: Math.sqrt(sxx / n) };
+}
+
+/**
+ * `--seeds`: per lighting and for eval:search's core images, right / total over the seeds; the same
+ * core images with no cast (the ceiling of a perfect white balance), and how well the white balance's
+ * own reading of a lit core image follows its drawn cast (docs/decisions/0052).
+ */
 async function seedsSummary(seeds: number[]): Promise<void> {
   const perFamily = argNumber('--per-family', 4);
   const rows = new Map<string, { right: number; total: number; misses: Map<string, number> }>();
@@ -148,30 +188,27 @@ async function seedsSummary(seeds: number[]): Promise<void> {
     else r.misses.set(family, (r.misses.get(family) ?? 0) + 1);
     rows.set(row, r);
   };
+  const casts: [drawn: number, read: number][] = [];
+  let coreImages = 0;
   for (const seed of seeds) {
     for (const [fi, family] of FAMILY_KEYS.entries()) {
       for (const light of LIGHTINGS)
-        for (let k = 0; k < perFamily; k += 1)
-          count(
-            `light ${light}`,
-            family,
-            (await dominantNamed((await evalPhoto(seed, fi, family, k, light)).jpeg)).families.includes(
-              family,
-            ),
-          );
-      // The three images of search-eval.ts's core of this family, then the same scenes with no cast:
-      // a ceiling for what a perfect white balance could add (docs/decisions/0052).
+        for (let k = 0; k < perFamily; k += 1) {
+          const p = await evalPhoto(seed, fi, family, k, light);
+          count(`light ${light}`, family, await namesFamily(p.jpeg, family));
+        }
+      // The three images of search-eval.ts's core of this family, then the same scenes with no cast.
       for (let k = 0; k < 3; k += 1) {
-        count(
-          'eval:search core images',
-          family,
-          (await dominantNamed((await corePhoto(seed, fi, family, k)).jpeg)).families.includes(family),
-        );
+        const p = await corePhoto(seed, fi, family, k);
+        count('eval:search core images', family, await namesFamily(p.jpeg, family));
         count(
           '  the same, no cast',
           family,
-          (await dominantNamed((await corePhoto(seed, fi, family, k, 0)).jpeg)).families.includes(family),
+          await namesFamily((await corePhoto(seed, fi, family, k, 0)).jpeg, family),
         );
+        coreImages += 1;
+        const read = await castRead(p.jpeg);
+        if (read !== null) casts.push([Math.log(p.truth.gains[0] / p.truth.gains[2]), read]);
       }
     }
   }
@@ -186,6 +223,12 @@ async function seedsSummary(seeds: number[]): Promise<void> {
         .map(([f, n]) => `${f} ${n}`)
         .join(', ')}`,
     );
+  const { r, residual, spreadX } = fit(casts);
+  console.log(
+    `white balance's reading of the cast, log(red / blue) of the neutral pixels, against the drawn cast: ` +
+      `${casts.length} lit core images of ${coreImages} with enough neutral pixels, correlation ${r.toFixed(2)}, ` +
+      `residual ${residual.toFixed(3)} against a drawn spread of ${spreadX.toFixed(3)}`,
+  );
 }
 
 async function main(): Promise<void> {

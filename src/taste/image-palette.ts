@@ -165,10 +165,10 @@ const meanWeight = (g: { m: number[]; full: number }): number => g.full / g.m.le
 
 /**
  * False when the lighter of two clusters is less the subject than the darker: its mean subject weight
- * is under `sameSubjectRatio` of the darker one's. A near-neutral garment and a light wall, split by the light into several clusters that
- * each hold too little of the border to count as backdrop, have one chromaticity and lightness within
- * `sameLightnessRatio`; only the wall's lower subject weight tells them apart, and joined, the wall
- * would be the cloth's lit part. A darker cluster of lower weight may join: a cloth's shaded side
+ * is under `sameSubjectRatio` of the darker one's. A near-neutral garment and a light wall, split by
+ * the light into several clusters that each hold too little of the border to count as backdrop, have
+ * one chromaticity and lightness within `sameLightnessRatio`; only the wall's lower subject weight
+ * tells them apart, and joined, the wall would be the cloth's lit part. A darker cluster of lower weight may join: a cloth's shaded side
  * shares its bins with shadows on the wall, and it does not move the lit colour (ADR 0050).
  */
 function sameSubject(x: { weight: number; l: number }, y: { weight: number; l: number }): boolean {
