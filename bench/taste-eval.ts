@@ -23,12 +23,14 @@
  * seeds or checking it on fresh held-out ones (docs/decisions/0050): per lighting, the share of the
  * photograph-like images above named right (`--per-family` each), and the same for the images
  * `npm run eval:search` builds its single-family cores from (three a family, as drawn, 480 x 640),
- * also with their white-balance cast removed (the same scenes; docs/decisions/0052).
+ * also with their white-balance cast removed (the same scenes; docs/decisions/0052), and the median
+ * lightness error of those images' top colour per family. `--lit-percentile 0.95` runs it all with
+ * the engine's lit-part percentile changed, as a what-if (docs/decisions/0052).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { colourByName, colourFamily } from '../src/taste/colour-vocabulary';
+import { colourByName, colourFamily, oklabOf } from '../src/taste/colour-vocabulary';
 import { analyseImage } from '../src/taste/image-analysis';
 import { decodeWorkingImage, isDim, whiteBalance } from '../src/taste/image-decode';
 import { ANALYSIS } from '../src/taste/image-thresholds';
@@ -38,10 +40,17 @@ import { FAMILY_KEYS, familiesNamedBy } from './colour-families';
 import { corePhoto, evalPhoto, type Lighting } from './photo-images';
 import { argNumber, argValue, seedList } from './service';
 
-/** The engine's top palette colour of an image and the families it names (bench/colour-families.ts judges). */
-async function dominantNamed(jpeg: Buffer): Promise<{ name?: string; families: string[]; byHex: boolean }> {
+/**
+ * The engine's top palette colour of an image and the families it names (bench/colour-families.ts
+ * judges), with its lightness.
+ */
+async function dominantNamed(
+  jpeg: Buffer,
+): Promise<{ name?: string; l?: number; families: string[]; byHex: boolean }> {
   const top = (await analyseImage(jpeg, 0)).palette[0];
-  return top ? { name: top.name, ...familiesNamedBy(top.name, top.hex) } : { families: [], byHex: false };
+  return top
+    ? { name: top.name, l: top.oklab.l, ...familiesNamedBy(top.name, top.hex) }
+    : { families: [], byHex: false };
 }
 
 /** Share of photograph-like images whose dominant family the engine names right, per family. */
@@ -189,6 +198,8 @@ async function seedsSummary(seeds: number[]): Promise<void> {
     rows.set(row, r);
   };
   const casts: [drawn: number, read: number][] = [];
+  /** Per family: the core images' top colour lightness minus the drawn shade's (OKLab L). */
+  const lightnessErrors = new Map<string, number[]>();
   let coreImages = 0;
   for (const seed of seeds) {
     for (const [fi, family] of FAMILY_KEYS.entries()) {
@@ -200,7 +211,13 @@ async function seedsSummary(seeds: number[]): Promise<void> {
       // The three images of search-eval.ts's core of this family, then the same scenes with no cast.
       for (let k = 0; k < 3; k += 1) {
         const p = await corePhoto(seed, fi, family, k);
-        count('eval:search core images', family, await namesFamily(p.jpeg, family));
+        const top = await dominantNamed(p.jpeg);
+        count('eval:search core images', family, top.families.includes(family));
+        if (top.l !== undefined)
+          lightnessErrors.set(family, [
+            ...(lightnessErrors.get(family) ?? []),
+            top.l - oklabOf(p.truth.shade).l,
+          ]);
         count(
           '  the same, no cast',
           family,
@@ -223,6 +240,12 @@ async function seedsSummary(seeds: number[]): Promise<void> {
         .map(([f, n]) => `${f} ${n}`)
         .join(', ')}`,
     );
+  const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[xs.length >> 1];
+  const errors = [...lightnessErrors].map(([f, xs]) => `${f} ${median(xs).toFixed(3)}`);
+  console.log(
+    "the core images' top colour, median lightness error against the drawn shade (OKLab L, as drawn):",
+  );
+  for (let i = 0; i < errors.length; i += 7) console.log(`  ${errors.slice(i, i + 7).join(', ')}`);
   const { r, residual, spreadX } = fit(casts);
   console.log(
     `white balance's reading of the cast, log(red / blue) of the neutral pixels, against the drawn cast: ` +
@@ -233,6 +256,15 @@ async function seedsSummary(seeds: number[]): Promise<void> {
 
 async function main(): Promise<void> {
   const seeds = seedList(argValue('--seeds'), '--seeds');
+  const litPercentile = argValue('--lit-percentile');
+  if (litPercentile !== undefined) {
+    // A what-if for docs/decisions/0052, never a tuning: the engine's threshold for this run only.
+    const p = Number(litPercentile);
+    if (!(p > 0 && p <= 1)) throw new Error('--lit-percentile takes a share in (0, 1]');
+    const own = ANALYSIS.palette.litPercentile;
+    (ANALYSIS.palette as { litPercentile: number }).litPercentile = p;
+    console.log(`what-if: a cluster's colour taken at lightness percentile ${p} (the engine's: ${own})`);
+  }
   if (seeds.length > 0) return seedsSummary(seeds);
   await photoEvaluation();
   console.log('older labelled set (engine vocabulary swatches, flat silhouettes; flatters the engine):');
