@@ -13,7 +13,6 @@
  * counted. Printed per build: create latency (p50, p95, mean) and the service process's CPU time
  * while each request ran (from /proc, so Linux only).
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { photoJpegOfSize } from './photo-images';
 import {
@@ -23,6 +22,7 @@ import {
   freshDatabase,
   orgAndKey,
   percentile,
+  processCpuMs,
   serviceEnv,
   startService,
   waitReady,
@@ -36,12 +36,6 @@ interface Build {
   key: string;
   latencies: number[];
   cpu: number[];
-}
-
-/** User plus system CPU time of a process, in ms. */
-function processCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 async function start(label: string, root: string): Promise<Build> {

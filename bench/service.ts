@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 
@@ -187,6 +187,34 @@ export interface CliRun {
    * 50 ms short of the end), in MB; null where /proc cannot be read.
    */
   peakRssMb: number | null;
+  /** The process's user plus system CPU time in ms (its rusage, counted when it was reaped). */
+  cpuMs: number;
+}
+
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses). */
+function statFields(pid: number | 'self'): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** Clock ticks in /proc/<pid>/stat: USER_HZ, 100 on Linux whatever the kernel's own tick rate. */
+const TICK_MS = 10;
+
+/** User plus system CPU time of a running process, in ms (`utime` and `stime` of /proc/<pid>/stat). */
+export function processCpuMs(pid: number): number {
+  const fields = statFields(pid);
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+/** CPU time of this process's children that have ended and been reaped (`cutime`, `cstime`), in ms. */
+export function reapedChildrenCpuMs(): number {
+  const fields = statFields('self');
+  return (Number(fields[13]) + Number(fields[14])) * TICK_MS;
+}
+
+/** CPU time the whole machine has spent busy (user, nice, system, irq over every core), in ms. */
+export function machineBusyMs(): number {
+  return cpus().reduce((sum, { times: t }) => sum + t.user + t.nice + t.sys + t.irq, 0);
 }
 
 /** VmHWM of a running process in kB, or null. */
@@ -208,6 +236,7 @@ export function runCli(env: Record<string, string>, ...args: string[]): Promise<
 function runCliIn(root: string, env: Record<string, string>, ...args: string[]): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
+    const cpu0 = reapedChildrenCpuMs();
     const child = spawn(process.execPath, [join(root, 'dist', 'cli.js'), ...args], { cwd: root, env });
     let stdout = '';
     let stderr = '';
@@ -222,7 +251,16 @@ function runCliIn(root: string, env: Record<string, string>, ...args: string[]):
     child.on('close', (code) => {
       clearInterval(sampler);
       const peakRssMb = peakKb === null ? null : Math.round(peakKb / 1024);
-      resolve({ code, stdout, stderr, ms: performance.now() - t0, peakRssMb });
+      // The child is reaped before 'close': its CPU is in this process's children's total now. The
+      // CLI runs one at a time, so nothing else ends in between.
+      resolve({
+        code,
+        stdout,
+        stderr,
+        ms: performance.now() - t0,
+        peakRssMb,
+        cpuMs: reapedChildrenCpuMs() - cpu0,
+      });
     });
   });
 }
