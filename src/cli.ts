@@ -16,17 +16,28 @@ async function main(): Promise<void> {
     return;
   }
   const { CommandFactory } = await import('nest-commander');
-  const cliModule = (await import('./cli/cli.module')).CliModule.forRoot(config);
+  const { CliLogger } = await import('./cli/cli-output');
+  // Help runs no command: it needs neither PostgreSQL nor a migration, so it works before either is set up.
+  const helpOnly =
+    command === undefined || command === 'help' || process.argv.some((a) => a === '--help' || a === '-h');
+  const cliModule = (await import('./cli/cli.module')).CliModule.forRoot(
+    helpOnly ? { ...config, db: { ...config.db, connect: false } } : config,
+  );
   const { ensureDatabase } = await import('./database/ensure-database');
   // `npm run demo` on a bare PostgreSQL: the database must exist before the CLI module connects.
   if (['demo:bootstrap', 'catalogue:demo'].includes(process.argv[2])) await ensureDatabase(config.db.url);
   const fail = (err: unknown): never => {
+    // commander's own ends: help shown, exit 0 when asked for (`--help`) and 1 when no command was given.
+    const { code, exitCode } = (err ?? {}) as { code?: unknown; exitCode?: unknown };
+    if (typeof code === 'string' && code.startsWith('commander.help'))
+      process.exit(typeof exitCode === 'number' ? exitCode : 0);
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(`error: ${message}\n`);
     process.exit(1);
   };
   await CommandFactory.run(cliModule, {
-    logger: ['error'],
+    logger: new CliLogger(),
+    abortOnError: false,
     errorHandler: fail,
     serviceErrorHandler: fail,
     cliName: 'taste-cli',

@@ -6,6 +6,7 @@ import { AllConfig } from '../config/configuration';
 import { DatabaseModule } from '../database/database.module';
 import { CatalogueImportModule } from '../products/catalogue-import.module';
 import { CatalogueImportRunner } from '../products/catalogue-import.runner';
+import { CliLogger } from './cli-output';
 import { RedisModule } from '../redis/redis.module';
 
 /**
@@ -33,7 +34,8 @@ export class CatalogueImportCliModule {
 export async function runCatalogueImport(config: AllConfig, args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { file: { type: 'string' } }, strict: true });
   const app = await NestFactory.createApplicationContext(CatalogueImportCliModule.forRoot(config), {
-    logger: ['error'],
+    logger: new CliLogger(),
+    abortOnError: false,
   });
   try {
     await app.get(CatalogueImportRunner).run({ file: values.file });

@@ -41,9 +41,17 @@ export interface AllConfig {
   /**
    * `replicaUrls`: read replicas for reads that may lag (DATABASE_REPLICA_URLS; empty: none). `poolMax`
    * connections per pool at most; the API keeps `poolWarm` of them open and warmed from its start
-   * (docs/decisions/0044-warm-database-connections.md).
+   * (docs/decisions/0044-warm-database-connections.md). `connect: false` builds the data source without
+   * connecting it (the CLI's help, which runs no command); not an environment setting.
    */
-  db: { url: string; replicaUrls: string[]; migrationsRun: boolean; poolMax: number; poolWarm: number };
+  db: {
+    url: string;
+    replicaUrls: string[];
+    migrationsRun: boolean;
+    poolMax: number;
+    poolWarm: number;
+    connect?: boolean;
+  };
   redis: { url: string };
   queue: { prefix: string; concurrency: number };
   /** Background upkeep: the stuck-job reconciler and the orphan-object sweeper (0 disables a loop). */

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AllConfig } from '../config/configuration';
+import { isRetryableConnectError } from './connect-retry';
 import { dataSourceOptions } from './data-source';
 
 @Module({
@@ -14,6 +15,10 @@ import { dataSourceOptions } from './data-source';
           ...dataSourceOptions(db.url, db.replicaUrls, { max: db.poolMax, min: db.poolWarm }),
           migrationsRun: db.migrationsRun,
           autoLoadEntities: false,
+          // A starting or unreachable server is retried (TypeORM's 9 attempts, 3 s apart); a wrong
+          // database name, user or password fails the start at once.
+          toRetry: isRetryableConnectError,
+          manualInitialization: db.connect === false,
         };
       },
     }),

@@ -92,3 +92,47 @@ describe('demo:bootstrap on a bare PostgreSQL (e2e, spawned process)', () => {
     expect(JSON.parse(second.stdout).organization.id).toBe(out.organization.id);
   }, 120000);
 });
+
+describe('admin CLI without its database (spawned process)', () => {
+  /** The test database's server with a database name that does not exist there. */
+  function missingDatabaseUrl(): string {
+    const url = new URL(process.env.DATABASE_URL as string);
+    url.pathname = '/taste_no_such_database';
+    return url.toString();
+  }
+  /** A port with nothing listening: PostgreSQL unreachable. */
+  const UNREACHABLE = 'postgres://postgres@127.0.0.1:1/taste';
+
+  it.each([
+    ['org:create', '--name', 'Nobody'],
+    ['catalogue:import', '--file', 'feed.csv'],
+  ])(
+    "fails at once with PostgreSQL's one-line message when the database does not exist (%s)",
+    async (...args: string[]) => {
+      const res = await cliAsync({ DATABASE_URL: missingDatabaseUrl() }, ...args);
+      expect(res.code).toBe(1);
+      expect(res.stdout).toBe('');
+      // One line, no retries and no stack: a wrong name cannot come right by waiting.
+      expect(res.stderr).toBe('error: database "taste_no_such_database" does not exist\n');
+    },
+    60000,
+  );
+
+  it('prints help without PostgreSQL: --help, -h and help exit 0, no command is a usage error', async () => {
+    for (const args of [['--help'], ['-h'], ['help']]) {
+      const res = await cliAsync({ DATABASE_URL: UNREACHABLE }, ...args);
+      expect(res.code).toBe(0);
+      expect(res.stderr).toBe('');
+      expect(res.stdout).toContain('org:create');
+      expect(res.stdout).toContain('catalogue:import');
+    }
+    const command = await cliAsync({ DATABASE_URL: UNREACHABLE }, 'key:create', '--help');
+    expect(command.code).toBe(0);
+    expect(command.stdout).toContain('--org');
+    const none = await cliAsync({ DATABASE_URL: UNREACHABLE });
+    expect(none.code).toBe(1);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toContain('Usage:');
+    expect(none.stderr).not.toContain('error:');
+  }, 120000);
+});
