@@ -27,10 +27,11 @@ async function main(): Promise<void> {
   // `npm run demo` on a bare PostgreSQL: the database must exist before the CLI module connects.
   if (['demo:bootstrap', 'catalogue:demo'].includes(process.argv[2])) await ensureDatabase(config.db.url);
   const fail = (err: unknown): never => {
-    // commander's own ends: help shown, exit 0 when asked for (`--help`) and 1 when no command was given.
+    // commander's own ends (help shown, an unknown command or option) are printed by commander: exit
+    // with its code only (0 for `--help`, 1 when no command was given or a word was wrong).
     const { code, exitCode } = (err ?? {}) as { code?: unknown; exitCode?: unknown };
-    if (typeof code === 'string' && code.startsWith('commander.help'))
-      process.exit(typeof exitCode === 'number' ? exitCode : 0);
+    if (typeof code === 'string' && code.startsWith('commander.'))
+      process.exit(typeof exitCode === 'number' ? exitCode : 1);
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(`error: ${message}\n`);
     process.exit(1);

@@ -59,6 +59,15 @@ describe('admin CLI (e2e, spawned process)', () => {
     const unknownOrg = cli('key:list', '--org', 'not-an-id');
     expect(unknownOrg.code).not.toBe(0);
     expect(unknownOrg.stderr).toMatch(/Organization not-an-id not found/);
+
+    // commander's own messages, printed once with its prefix (not again as "error: error: ...").
+    const unknownCommand = cli('frobnicate');
+    expect(unknownCommand.code).toBe(1);
+    expect(unknownCommand.stderr).toBe("error: unknown command 'frobnicate'\n");
+    const unknownOption = cli('org:create', '--name', 'x', '--colour', 'blue');
+    expect(unknownOption.code).toBe(1);
+    expect(unknownOption.stdout).toBe('');
+    expect(unknownOption.stderr).toBe("error: unknown option '--colour'\n");
   }, 60000);
 });
 
