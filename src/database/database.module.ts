@@ -15,7 +15,7 @@ import { dataSourceOptions } from './data-source';
           ...dataSourceOptions(db.url, db.replicaUrls, { max: db.poolMax, min: db.poolWarm }),
           migrationsRun: db.migrationsRun,
           autoLoadEntities: false,
-          // A starting or unreachable server is retried (TypeORM's 9 attempts, 3 s apart); a wrong
+          // A starting or unreachable server is retried (@nestjs/typeorm's 10 attempts, 3 s apart); a wrong
           // database name, user or password fails the start at once.
           toRetry: isRetryableConnectError,
           manualInitialization: db.connect === false,
