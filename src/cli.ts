@@ -25,7 +25,8 @@ async function main(): Promise<void> {
   );
   const { ensureDatabase } = await import('./database/ensure-database');
   // `npm run demo` on a bare PostgreSQL: the database must exist before the CLI module connects.
-  if (['demo:bootstrap', 'catalogue:demo'].includes(process.argv[2])) await ensureDatabase(config.db.url);
+  if (!helpOnly && ['demo:bootstrap', 'catalogue:demo'].includes(process.argv[2]))
+    await ensureDatabase(config.db.url);
   const fail = (err: unknown): never => {
     // commander's own ends (help shown, an unknown command or option) are printed by commander: exit
     // with its code only (0 for `--help`, 1 when no command was given or a word was wrong).

@@ -138,6 +138,10 @@ describe('admin CLI without its database (spawned process)', () => {
     const command = await cliAsync({ DATABASE_URL: UNREACHABLE }, 'key:create', '--help');
     expect(command.code).toBe(0);
     expect(command.stdout).toContain('--org');
+    // demo:bootstrap creates its database before it connects, but not for its help.
+    const demo = await cliAsync({ DATABASE_URL: UNREACHABLE }, 'demo:bootstrap', '--help');
+    expect(demo.code).toBe(0);
+    expect(demo.stdout).toContain('demo:bootstrap');
     const none = await cliAsync({ DATABASE_URL: UNREACHABLE });
     expect(none.code).toBe(1);
     expect(none.stdout).toBe('');
