@@ -12,6 +12,7 @@ import {
   QueueName,
 } from '../jobs/job.types';
 import { CoreGenerationService, GENERATION_UNEXPECTED } from './core-generation.service';
+import { RepeatedErrorLog } from '../common/repeated-error-log';
 
 /** BullMQ worker for the generation queue. Only dispatches; the work is in CoreGenerationService. */
 @Processor(QueueName.Generation, {
@@ -20,6 +21,7 @@ import { CoreGenerationService, GENERATION_UNEXPECTED } from './core-generation.
 })
 export class CoreGenerationProcessor extends WorkerHost implements OnModuleInit {
   private readonly logger = new Logger(CoreGenerationProcessor.name);
+  private readonly workerErrors = new RepeatedErrorLog((line) => this.logger.error(line));
   /** Jobs running in this process with their lock tokens, to hand them back on shutdown. */
   private readonly running = new Map<string, { job: Job; token: string | undefined }>();
   /** Set when shutdown begins: from then on a job that still reaches this worker goes straight back. */
@@ -107,8 +109,9 @@ export class CoreGenerationProcessor extends WorkerHost implements OnModuleInit 
     }
   }
 
+  /** While Redis is away the worker reports each reconnection attempt: one line per run, not each. */
   @OnWorkerEvent('error')
   onError(err: Error): void {
-    this.logger.error(`generation worker error: ${err.message}`);
+    this.workerErrors.report(`generation worker error: ${err.message}`);
   }
 }

@@ -3,6 +3,7 @@ import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common'
 import { Job } from 'bullmq';
 import { DELIVER_WEBHOOK_JOB, DeliverWebhookPayload, WEBHOOK_QUEUE } from './webhook.types';
 import { WebhooksService } from './webhooks.service';
+import { RepeatedErrorLog } from '../common/repeated-error-log';
 
 /** Deliveries are I/O bound: this many attempts run at once per worker process. */
 const DELIVERY_CONCURRENCY = 8;
@@ -13,6 +14,7 @@ const SWEEP_INTERVAL_MS = 60_000;
 @Processor(WEBHOOK_QUEUE, { concurrency: DELIVERY_CONCURRENCY })
 export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(WebhookDeliveryProcessor.name);
+  private readonly workerErrors = new RepeatedErrorLog((line) => this.logger.error(line));
   private sweepTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly webhooks: WebhooksService) {
@@ -47,8 +49,9 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
     clearInterval(this.sweepTimer);
   }
 
+  /** While Redis is away the worker reports each reconnection attempt: one line per run, not each. */
   @OnWorkerEvent('error')
   onError(err: Error): void {
-    this.logger.error(`webhook worker error: ${err.message}`);
+    this.workerErrors.report(`webhook worker error: ${err.message}`);
   }
 }

@@ -116,6 +116,7 @@ describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
     const { org, svc } = await appAndService('redis', {}, { REDIS_URL: redis.url });
     const coreId = await readyCore(svc, org, 'Before the Redis outage');
 
+    const logBefore = svc.output().length;
     await redis.stop();
     // Reads that need no budget of their own fail closed too (ADR 0018): the general budget is
     // counted in Redis for every request.
@@ -134,6 +135,17 @@ describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
     }
     await expectNotReady(svc, 'redis');
     expect((await call(svc, null, 'GET', '/health/live')).status).toBe(200);
+    // The outage is in the structured log, not a flood: no raw error dumps on stderr (a queue nobody
+    // listened to printed one per reconnection attempt), and each worker's connection errors as one
+    // line per run (two a reconnection attempt), not one line each. The outage lasts long enough for
+    // several attempts (they come 250 ms to 2 s apart).
+    await new Promise((r) => setTimeout(r, 6000));
+    const outageLog = svc.output().slice(logBefore);
+    expect(outageLog).not.toMatch(/^Error: /m);
+    for (const worker of ['generation', 'webhook']) {
+      const lines = outageLog.split('\n').filter((l) => l.includes(`${worker} worker error: `));
+      expect({ worker, atMostTwoLines: lines.length <= 2 }).toEqual({ worker, atMostTwoLines: true });
+    }
 
     await redis.start();
     await until(
