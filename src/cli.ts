@@ -1,3 +1,4 @@
+import './require-node';
 import './compile-cache';
 import 'reflect-metadata';
 import { loadConfig } from './config/configuration';
