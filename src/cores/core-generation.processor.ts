@@ -58,8 +58,10 @@ export class CoreGenerationProcessor extends WorkerHost implements OnModuleInit 
    * Shutdown: takes no new job at once, lets running jobs finish for up to `graceMs`, then moves
    * the ones still running back to the queue (another worker picks them up; generation is
    * idempotent) and closes the worker without waiting for them. Returns how many were handed back.
+   * While Redis is unreachable (`redisReachable()` false at the close) the worker is closed without
+   * waiting too: BullMQ's graceful close waits for its connection to come back, for ever.
    */
-  async drain(graceMs: number): Promise<number> {
+  async drain(graceMs: number, redisReachable: () => boolean = () => true): Promise<number> {
     this.draining = true;
     await this.worker.pause(true);
     const deadline = Date.now() + graceMs;
@@ -72,7 +74,7 @@ export class CoreGenerationProcessor extends WorkerHost implements OnModuleInit 
         }),
       ),
     );
-    await this.worker.close(left.length > 0);
+    await this.worker.close(left.length > 0 || !redisReachable());
     return left.length;
   }
 

@@ -11,6 +11,7 @@ import { GENERATION_PRODUCER, QueueName } from './job.types';
 import { JobsController } from './jobs.controller';
 import { JobsRepository } from './jobs.repository';
 import { ENQUEUE_TIMEOUT_MS, JobsService } from './jobs.service';
+import { listenToQueueErrors, queueErrorListener } from './queue-errors';
 
 /** Queue and worker spans (add, process) when tracing is on; bullmq-otel is not even loaded otherwise. */
 async function queueTelemetry(config: ConfigService<AllConfig, true>): Promise<Telemetry | undefined> {
@@ -53,20 +54,24 @@ const reconnectDelay = (attempt: number): number => Math.min(250 * attempt, 2000
       provide: GENERATION_PRODUCER,
       inject: [ConfigService],
       useFactory: async (config: ConfigService<AllConfig, true>) =>
-        new Queue(QueueName.Generation, {
-          telemetry: await queueTelemetry(config),
-          connection: {
-            ...redisConnectionOptions(config.get('redis', { infer: true }).url),
-            enableOfflineQueue: false,
-            // Nor is an add that was in flight when the connection dropped sent again on reconnect.
-            autoResendUnfulfilledCommands: false,
-            maxRetriesPerRequest: 1,
-            commandTimeout: ENQUEUE_TIMEOUT_MS,
-            retryStrategy: reconnectDelay,
-          } as ConnectionOptions,
-          prefix: config.get('queue', { infer: true }).prefix,
-        }),
+        listenToQueueErrors(
+          new Queue(QueueName.Generation, {
+            telemetry: await queueTelemetry(config),
+            connection: {
+              ...redisConnectionOptions(config.get('redis', { infer: true }).url),
+              enableOfflineQueue: false,
+              // Nor is an add that was in flight when the connection dropped sent again on reconnect.
+              autoResendUnfulfilledCommands: false,
+              maxRetriesPerRequest: 1,
+              commandTimeout: ENQUEUE_TIMEOUT_MS,
+              retryStrategy: reconnectDelay,
+            } as ConnectionOptions,
+            prefix: config.get('queue', { infer: true }).prefix,
+          }),
+          'generation producer',
+        ),
     },
+    queueErrorListener(QueueName.Generation, 'generation'),
   ],
   exports: [JobsService, BullModule],
 })

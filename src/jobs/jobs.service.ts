@@ -45,11 +45,6 @@ export class JobsService implements OnApplicationShutdown {
     @InjectQueue(QueueName.Generation) registeredQueue: Queue,
     metrics: MetricsService,
   ) {
-    // Connection errors while Redis is away (BullMQ prints them to stderr when nobody listens): the
-    // failed enqueues and /health/ready report the outage.
-    for (const queue of [generationQueue, registeredQueue]) {
-      queue.on('error', (err) => this.logger.debug(`generation queue: ${err.message}`));
-    }
     // `queue_jobs` reads the generation queue's counts when Prometheus scrapes.
     metrics.watchQueue(QueueName.Generation, () => registeredQueue.getJobCounts(...QUEUE_STATES));
   }

@@ -1,7 +1,10 @@
 import type { Server } from 'node:http';
 import { INestApplicationContext, Logger } from '@nestjs/common';
 import { AllConfig } from '../config/configuration';
+import type Redis from 'ioredis';
 import { CoreGenerationProcessor } from '../cores/core-generation.processor';
+import { REDIS } from '../redis/redis.module';
+import { WebhookDeliveryProcessor } from '../webhooks/webhook-delivery.processor';
 import { ShutdownState } from './shutdown-state';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -15,13 +18,17 @@ async function closeServer(server: Server, graceMs: number): Promise<void> {
   clearTimeout(timer);
 }
 
-/** The generation worker of this process, if it runs one (`ROLE=all|worker`). */
-function generationProcessor(
+/** The queue workers of this process, if it runs them (`ROLE=all|worker`). */
+function processors(
   app: INestApplicationContext,
   config: AllConfig,
-): CoreGenerationProcessor | null {
+): { generation: CoreGenerationProcessor; webhooks: WebhookDeliveryProcessor } | null {
   // Not app.get() in a try: Nest's application proxy exits the process on an unknown provider.
-  return config.app.role === 'api' ? null : app.get(CoreGenerationProcessor, { strict: false });
+  if (config.app.role === 'api') return null;
+  return {
+    generation: app.get(CoreGenerationProcessor, { strict: false }),
+    webhooks: app.get(WebhookDeliveryProcessor, { strict: false }),
+  };
 }
 
 /**
@@ -31,6 +38,10 @@ function generationProcessor(
  *    connections, in-flight requests finish (keep-alive connections close after their response);
  * 3. running jobs finish within `shutdownGraceMs`, or are moved back to the queue for another worker;
  * 4. the application closes (database, Redis) and the process exits 0.
+ * While Redis is unreachable the workers are closed without waiting for it: BullMQ's graceful close
+ * waits for their connection to come back, so the watchdog used to end the process (exit 1) after
+ * delay + grace + 15 s. Nothing a worker holds can be completed or handed back without Redis anyway;
+ * its jobs are found stalled and run again once Redis is back.
  */
 export async function drainAndClose(
   app: INestApplicationContext,
@@ -43,13 +54,20 @@ export async function drainAndClose(
     `draining: readiness 503, listener closes in ${shutdownDelayMs} ms, grace ${shutdownGraceMs} ms`,
   );
   app.get(ShutdownState).begin();
-  const processor = generationProcessor(app, config);
+  const redis = app.get<Redis>(REDIS, { strict: false });
+  const redisReachable = (): boolean => redis.status === 'ready';
+  const workers = processors(app, config);
   await Promise.all([
-    processor?.drain(shutdownGraceMs).then((handedBack) => {
+    workers?.generation.drain(shutdownGraceMs, redisReachable).then((handedBack) => {
       if (handedBack > 0) logger.warn(`${handedBack} running job(s) moved back to the queue`);
     }),
     servers.length > 0 &&
       sleep(shutdownDelayMs).then(() => Promise.all(servers.map((s) => closeServer(s, shutdownGraceMs)))),
   ]);
+  if (workers && !redisReachable()) {
+    logger.warn('redis is unreachable: the queue workers close without waiting for it');
+    // Nest's own close of this worker (BullMQ's explorer) then returns this close.
+    await workers.webhooks.worker.close(true);
+  }
   await app.close();
 }

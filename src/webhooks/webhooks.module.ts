@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { JobsModule } from '../jobs/jobs.module';
+import { queueErrorListener } from '../jobs/queue-errors';
 import { WEBHOOK_QUEUE } from './webhook.types';
 import { WebhookAttemptEntity } from './webhook-attempt.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -21,7 +22,7 @@ import { WebhooksService } from './webhooks.service';
     AuditModule,
   ],
   controllers: [WebhooksController],
-  providers: [WebhooksRepository, WebhooksService],
+  providers: [WebhooksRepository, WebhooksService, queueErrorListener(WEBHOOK_QUEUE, 'webhook')],
   exports: [WebhooksService],
 })
 export class WebhooksModule {}

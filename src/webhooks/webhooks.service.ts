@@ -75,9 +75,6 @@ export class WebhooksService implements OnModuleDestroy {
     this.sender = new WebhookSender(this.outbound);
     this.attempts = hooks.attempts;
     this.retryBaseMs = hooks.retryBaseMs;
-    // Connection errors while Redis is away (BullMQ prints each one to stderr when nobody listens): the
-    // failed enqueues and /health/ready report the outage, as for the generation queue (JobsService).
-    this.queue.on('error', (err) => this.logger.debug(`webhook queue: ${err.message}`));
     this.metrics.watchQueue(WEBHOOK_QUEUE, () => this.queue.getJobCounts(...QUEUE_STATES));
   }
 

@@ -160,6 +160,33 @@ describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
     expect(svc.child.exitCode).toBeNull();
   }, 280_000);
 
+  it('Redis down from the start: no raw dump on stderr; SIGTERM still ends the service cleanly', async () => {
+    const redis: OwnRedis = await ownRedis();
+    cleanup.push(() => redis.stop());
+    await redis.stop();
+    const svc = await spawnService({
+      REDIS_URL: redis.url,
+      QUEUE_PREFIX: `outage-start-${process.pid}`,
+      STORAGE_DIR: mkdtempSync(join(tmpdir(), 'outage-start-')),
+      SHUTDOWN_DELAY_MS: '200',
+      SHUTDOWN_GRACE_MS: '3000',
+    });
+    cleanup.push(() => svc.kill());
+    await expectNotReady(svc, 'redis');
+    // Several reconnection attempts (250 ms to 2 s apart). The queues' error listeners used to be
+    // added by services that wait for the database first: each queue printed BullMQ's raw dump of the
+    // errors that came before.
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(svc.output()).not.toMatch(/^Error: /m);
+
+    // BullMQ's graceful close of a worker waits for its connection to come back: the drain used to
+    // hang until the watchdog ended the process with exit 1 (delay + grace + 15 s).
+    svc.child.kill('SIGTERM');
+    await svc.exited;
+    expect(svc.output()).toContain('redis is unreachable: the queue workers close without waiting for it');
+    expect({ code: svc.child.exitCode, signal: svc.child.signalCode }).toEqual({ code: 0, signal: null });
+  }, 120_000);
+
   it('PostgreSQL down: 503 with the error body, readiness says postgres; back up: recovers', async () => {
     const pg: OwnPostgres = await ownPostgres();
     cleanup.push(() => pg.destroy());
