@@ -123,6 +123,18 @@ export function requestId(req: IncomingMessage & { id?: unknown }, res: ServerRe
             }),
           },
           autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health/') },
+          // A 5xx answer's line without pino-http's stand-in error ("failed with status code 503" and
+          // a stack of pino-http's own frames): the exception filter logged what went wrong.
+          customErrorObject: (
+            _req: IncomingMessage,
+            _res: ServerResponse,
+            err: Error,
+            value: Record<string, unknown>,
+          ) => {
+            if (!err.message.startsWith('failed with status code ')) return value;
+            const { err: _standIn, ...rest } = value;
+            return rest;
+          },
         };
         return { pinoHttp: destination ? [options, destination] : options };
       },

@@ -146,6 +146,11 @@ describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
       const lines = outageLog.split('\n').filter((l) => l.includes(`${worker} worker error: `));
       expect({ worker, atMostTwoLines: lines.length <= 2 }).toEqual({ worker, atMostTwoLines: true });
     }
+    // The six 503s: one line for the run (each wrote an error record with the driver's stack), and the
+    // readiness 503 a warning without one.
+    expect(outageLog.match(/the redis cannot be reached \(/g)).toHaveLength(1);
+    expect(outageLog).toContain('"msg":"503 GET /health/ready: Not ready: redis is down."');
+    expect(outageLog).not.toContain('"stack"');
 
     await redis.start();
     await until(
@@ -202,6 +207,7 @@ describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
     const unseen = await createKeyForOrg(admin.app, org.orgId, 'unseen');
     expect((await call(svc, seen.key, 'GET', '/api/v1/org/me')).status).toBe(200);
 
+    const logBefore = svc.output().length;
     await pg.stop();
     for (const [key, method, path, body] of [
       [org.key, 'GET', `/api/v1/org/cores/${coreId}`],
@@ -218,6 +224,12 @@ describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
     // happen meanwhile).
     expect((await call(svc, seen.key, 'GET', '/api/v1/org/me')).status).toBe(200);
     await expectNotReady(svc, 'postgres');
+    // The four 503s of the outage: one error line, not one record with a stack each (the log is
+    // written in batches, at most 100 ms after a line).
+    await until('the outage logged', async () => svc.output().slice(logBefore).includes('"level":40'), 5000);
+    const outageLog = svc.output().slice(logBefore);
+    expect(outageLog.match(/the database cannot be reached \(/g)).toHaveLength(1);
+    expect(outageLog).not.toContain('"stack"');
 
     await pg.start();
     await until(
