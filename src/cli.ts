@@ -19,8 +19,12 @@ async function main(): Promise<void> {
   const { CommandFactory } = await import('nest-commander');
   const { CliLogger } = await import('./cli/cli-output');
   // Help runs no command: it needs neither PostgreSQL nor a migration, so it works before either is set up.
+  // Nor does a word that is no command: commander names it (and the nearest command) without a database.
+  const { CLI_COMMAND_NAMES } = await import('./cli/command-names');
   const helpOnly =
-    command === undefined || command === 'help' || process.argv.some((a) => a === '--help' || a === '-h');
+    command === undefined ||
+    !CLI_COMMAND_NAMES.includes(command) ||
+    process.argv.some((a) => a === '--help' || a === '-h');
   const cliModule = (await import('./cli/cli.module')).CliModule.forRoot(
     helpOnly ? { ...config, db: { ...config.db, connect: false } } : config,
   );

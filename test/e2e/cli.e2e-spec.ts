@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import request from 'supertest';
 import { startTestApp, TestApp } from '../support/app';
+import { CLI_COMMAND_NAMES } from '../../src/cli/command-names';
 import { cli, cliAsync } from '../support/cli';
 
 describe('admin CLI (e2e, spawned process)', () => {
@@ -127,6 +128,12 @@ describe('admin CLI without its database (spawned process)', () => {
     60000,
   );
 
+  it('connects for exactly the commands that --help lists (src/cli/command-names.ts)', async () => {
+    const help = await cliAsync({ DATABASE_URL: UNREACHABLE }, '--help');
+    const listed = [...help.stdout.split('Commands:')[1].matchAll(/^ {2}([a-z]+:[a-z]+)/gm)].map((m) => m[1]);
+    expect([...listed].sort()).toEqual([...CLI_COMMAND_NAMES].sort());
+  }, 60000);
+
   it('prints help without PostgreSQL: --help, -h and help exit 0, no command is a usage error', async () => {
     for (const args of [['--help'], ['-h'], ['help']]) {
       const res = await cliAsync({ DATABASE_URL: UNREACHABLE }, ...args);
@@ -142,6 +149,11 @@ describe('admin CLI without its database (spawned process)', () => {
     const demo = await cliAsync({ DATABASE_URL: UNREACHABLE }, 'demo:bootstrap', '--help');
     expect(demo.code).toBe(0);
     expect(demo.stdout).toContain('demo:bootstrap');
+    // A misspelt command is named at once, not after ten connection attempts to the database.
+    const misspelt = await cliAsync({ DATABASE_URL: UNREACHABLE }, 'org:creat', '--name', 'x');
+    expect(misspelt.code).toBe(1);
+    expect(misspelt.stdout).toBe('');
+    expect(misspelt.stderr).toBe("error: unknown command 'org:creat'\n(Did you mean org:create?)\n");
     const none = await cliAsync({ DATABASE_URL: UNREACHABLE });
     expect(none.code).toBe(1);
     expect(none.stdout).toBe('');
