@@ -1,8 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { Dependency, unreachableDependency } from './dependency-errors';
+import { unreachableDependency } from './dependency-errors';
 import { errorReason } from './domain-exception';
-import { RepeatedErrorLog } from './repeated-error-log';
+import { ServerErrorLog } from './server-error-log';
 
 interface ErrorBody {
   message: string;
@@ -71,9 +71,7 @@ export function httpErrorMessage(err: HttpException): string {
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
-  private readonly logger = new Logger('Exceptions');
-  /** While PostgreSQL or Redis is away every request fails the same way: one line per run of them. */
-  private readonly outages = new RepeatedErrorLog((line) => this.logger.error(line));
+  private readonly serverErrors = new ServerErrorLog(new Logger('Exceptions'));
 
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw exception;
@@ -82,39 +80,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const req = ctx.getRequest<Request & { id?: string }>();
     const body = this.toBody(exception);
     const requestId = typeof req.id === 'string' ? req.id : undefined;
-    if (body.status >= 500)
-      this.log(exception, body.status, { requestId, method: req.method, path: req.path });
+    if (body.status >= 500) {
+      this.serverErrors.report(exception, body.status, { requestId, method: req.method, path: req.path });
+    }
     if (res.headersSent) return;
     if (body.status === 503) res.setHeader('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
     res.status(body.status).json({ ...body, ...(requestId ? { requestId } : {}) });
-  }
-
-  /**
-   * A 5xx in the log (docs/decisions/0018, addendum): an unknown error at error level with its stack;
-   * an unreachable dependency as one line per run of the same failure (every request of an outage
-   * fails alike, and the stack is the driver's); a 5xx the code answers on purpose (readiness while
-   * draining or during an outage, a job that could not be queued) as a warning without a stack. Each
-   * request's own line (pino-http) still records its status and request id.
-   */
-  private log(
-    exception: unknown,
-    status: number,
-    where: { requestId?: string; method: string; path: string },
-  ) {
-    const dependency: Dependency | null =
-      exception instanceof HttpException ? null : unreachableDependency(exception);
-    if (dependency) {
-      this.outages.report(
-        `the ${dependency} cannot be reached (${(exception as Error).message}): answering 503`,
-      );
-    } else if (exception instanceof HttpException) {
-      this.logger.warn(where, `${status} ${where.method} ${where.path}: ${httpErrorMessage(exception)}`);
-    } else {
-      this.logger.error(
-        { err: exception, ...where },
-        exception instanceof Error ? exception.stack : String(exception),
-      );
-    }
   }
 
   private toBody(thrown: unknown): ErrorBody {

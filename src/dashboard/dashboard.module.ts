@@ -82,11 +82,20 @@ export class DashboardModule implements NestModule {
   constructor(
     private readonly config: ConfigService<AllConfig, true>,
     @Inject(REDIS) private readonly redis: Redis,
+    private readonly errors: DashboardExceptionFilter,
   ) {}
 
   configure(consumer: MiddlewareConsumer): void {
     const app = this.config.get('app', { infer: true });
-    const sessions = dashboardSessions(this.config, this.redis);
+    const store = dashboardSessions(this.config, this.redis);
+    // A session that cannot be read (Redis unreachable) is the dashboard's error page (503), not the
+    // API's JSON body: the middleware's errors come before any controller and its filter.
+    const sessions = (req: Request, res: Response, next: NextFunction): void => {
+      void store(req, res, (err?: unknown) => {
+        if (err) this.errors.render(err, req, res);
+        else next();
+      });
+    };
     // Forms are capped at 1 MB, except the image replacement (data URLs) of a signed-in user: the
     // session is read first, so an anonymous body is never read with the large limit.
     const smallForm = urlencoded({ extended: false, limit: SMALL_BODY_LIMIT_BYTES, parameterLimit: 100 });

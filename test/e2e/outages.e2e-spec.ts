@@ -1,8 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ApiKeysService } from '../../src/auth/api-keys.service';
+import { DashboardUsersService } from '../../src/dashboard/dashboard-users.service';
 import { createKeyForOrg, createOrgWithKey, OrgWithKey, startTestApp, TestApp } from '../support/app';
 import { colourPng } from '../support/cores';
+import { DashboardClient } from '../support/dashboard-client';
 import {
   ownPostgres,
   OwnPostgres,
@@ -113,8 +116,15 @@ describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
   it('Redis down: 503 everywhere under /api/v1/org, readiness says redis; back up: recovers', async () => {
     const redis: OwnRedis = await ownRedis();
     cleanup.push(() => redis.stop());
-    const { org, svc } = await appAndService('redis', {}, { REDIS_URL: redis.url });
+    const { admin, org, svc } = await appAndService('redis', {}, { REDIS_URL: redis.url });
     const coreId = await readyCore(svc, org, 'Before the Redis outage');
+    const owner = { email: `outage-${process.pid}@example.com`, password: `outage-pw-${process.pid}` };
+    const ctx = await admin.app.get(ApiKeysService).cliContext(org.orgId);
+    await admin.app.get(DashboardUsersService).createUser(ctx, { ...owner, role: 'owner' });
+    const signedIn = new DashboardClient(svc.baseUrl);
+    expect((await signedIn.signIn(owner.email, owner.password)).status).toBe(303);
+    const signingIn = new DashboardClient(svc.baseUrl);
+    const signInToken = await signingIn.formToken('/dashboard/sign-in');
 
     const logBefore = svc.output().length;
     await redis.stop();
@@ -135,6 +145,19 @@ describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
     }
     await expectNotReady(svc, 'redis');
     expect((await call(svc, null, 'GET', '/health/live')).status).toBe(200);
+    // The dashboard: its error page with a 503, not the API's JSON (a session that cannot be read) nor
+    // "Something went wrong" (a sign-in whose throttle cannot be counted).
+    for (const res of [
+      await signedIn.get('/dashboard/keys'),
+      await signingIn.post('/dashboard/sign-in', { ...owner, _csrf: signInToken }),
+    ]) {
+      expect({
+        status: res.status,
+        type: res.headers['content-type'],
+        retryAfter: res.headers['retry-after'],
+      }).toEqual({ status: 503, type: 'text/html; charset=utf-8', retryAfter: '5' });
+      expect(res.text).toContain('The dashboard cannot reach its session store (Redis) right now.');
+    }
     // The outage is in the structured log, not a flood: no raw error dumps on stderr (a queue nobody
     // listened to printed one per reconnection attempt), and each worker's connection errors as one
     // line per run (two a reconnection attempt), not one line each. The outage lasts long enough for
@@ -146,8 +169,8 @@ describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
       const lines = outageLog.split('\n').filter((l) => l.includes(`${worker} worker error: `));
       expect({ worker, atMostTwoLines: lines.length <= 2 }).toEqual({ worker, atMostTwoLines: true });
     }
-    // The six 503s: one line for the run (each wrote an error record with the driver's stack), and the
-    // readiness 503 a warning without one.
+    // The eight 503s (six API requests, two dashboard pages): one line for the run (each wrote an error
+    // record with the driver's stack), and the readiness 503 a warning without one.
     expect(outageLog.match(/the redis cannot be reached \(/g)).toHaveLength(1);
     expect(outageLog).toContain('"msg":"503 GET /health/ready: Not ready: redis is down."');
     expect(outageLog).not.toContain('"stack"');
