@@ -39,10 +39,21 @@ export function findNulCharacter(value: unknown, root: string): string | null {
   return null;
 }
 
-/** The global pipe: NUL characters refused in any body, query or path value, then class-validator. */
+/**
+ * What a path parameter holding a NUL character becomes: no id and no storage key, so the route
+ * answers its own 404 for it, as for any other malformed id (DECISIONS: "A malformed id is a 404").
+ */
+export const MALFORMED_PATH_VALUE = 'malformed';
+
+/**
+ * The global pipe: NUL characters refused in any body or query value (400), then class-validator. Every
+ * path parameter is an id or an image's storage key: one holding a NUL is malformed, the route's 404.
+ */
 class ApiValidationPipe extends ValidationPipe {
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type !== 'custom') {
+    if (metadata.type === 'param') {
+      if (findNulCharacter(value, 'param')) value = MALFORMED_PATH_VALUE;
+    } else if (metadata.type !== 'custom') {
       const path = findNulCharacter(
         value,
         metadata.type === 'body' ? 'body' : (metadata.data ?? metadata.type),

@@ -35,6 +35,35 @@ describe('cores: organization isolation and ids (e2e)', () => {
       },
     );
 
+    // DECISIONS: "A malformed id is a 404 with the error body". An id holding a NUL character was
+    // the global pipe's 400 ("id must not contain NUL characters.") on every id route.
+    it("an id holding a NUL character (even an existing core's id with one appended): the route's 404", async () => {
+      const { coreId, jobId } = await createReadyCore(s.t, s.org, { name: 'NUL ids', images: [s.red] });
+      const hook = await s.A().post('/api/v1/org/webhooks', { url: 'https://93.184.216.34/hook' });
+      expect(hook.status).toBe(201);
+      const webhookId = hook.body.id as string;
+      for (const nul of ['%00', `${coreId}%00`, `${jobId}%00`, `${webhookId}%00`]) {
+        for (const [res, message] of [
+          [await s.A().get(`/api/v1/org/cores/${nul}`), 'Core not found.'],
+          [await s.A().patch(`/api/v1/org/cores/${nul}`, { name: 'x' }), 'Core not found.'],
+          [await s.A().delete(`/api/v1/org/cores/${nul}`), 'Core not found.'],
+          [await s.A().post(`/api/v1/org/cores/${nul}/products`, {}), 'Core not found.'],
+          [await s.A().get(`/api/v1/org/jobs/${nul}`), 'Job not found.'],
+          [await s.A().delete(`/api/v1/org/webhooks/${nul}`), 'Webhook not found.'],
+          [await s.A().post(`/api/v1/org/webhooks/${nul}/test`, {}), 'Webhook not found.'],
+          [await s.A().get(`/api/v1/org/webhooks/${nul}/deliveries`), 'Webhook not found.'],
+        ] as const) {
+          expect({ nul, status: res.status, body: res.body as unknown }).toEqual({
+            nul,
+            status: 404,
+            body: expect.objectContaining({ status: 404, message }),
+          });
+        }
+      }
+      expect((await s.A().get(`/api/v1/org/cores/${coreId}`)).body.name).toBe('NUL ids');
+      expect((await s.A().delete(`/api/v1/org/webhooks/${webhookId}`)).status).toBe(200);
+    });
+
     it('401 on every cores and jobs route without a valid key', async () => {
       const anon = api(s.t, null);
       for (const res of [
