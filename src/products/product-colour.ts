@@ -4,7 +4,7 @@
  * families, in the same space as the palettes the engine measures on photographs.
  */
 import * as vocabulary from '../taste/colour-vocabulary';
-import { resolveColourValue } from '../taste/colour-names';
+import { resolveColourName, resolveColourValue } from '../taste/colour-names';
 import type { Oklab } from './product-ranking';
 
 export interface ColourPoint {
@@ -64,6 +64,18 @@ export function colourFeatures(colour: string | null): ColourFeatures | null {
   // a cached slice kept that whole chunk alive (a 100k import ended holding 52 MB of feed text).
   if (cache.size < 10_000) cache.set(detached(colour), features);
   return features;
+}
+
+/**
+ * How a shopper's query word or phrase names a colour: `vocabulary` when the fashion vocabulary itself
+ * knows it (`camel`, `oat`, `storm grey`), `dataset` when only the color-name-list dataset has the
+ * whole name (`forest green`, `oxford blue`), null otherwise. A single word only the dataset knows is
+ * no colour in a query: its 30,000 names include `Blazer`, `Oxford`, `Tank`, `Wedding` and `Classic`,
+ * which a shopper types for a garment, a fabric or a style (search-query.ts).
+ */
+export function queryColourSource(phrase: string): 'vocabulary' | 'dataset' | null {
+  const source = resolveColourName(phrase)?.source;
+  return source === 'vocabulary' || source === 'dataset' ? source : null;
 }
 
 /** The family of a vocabulary colour name, or null. */

@@ -6,7 +6,7 @@ import { byCodeUnits } from '../common/code-unit-order';
 import { vocabularyColourNames } from '../taste/colour-names';
 import { colourDistance } from '../taste/colour-vocabulary';
 import { primaryColourName } from './catalogue-feed';
-import { CategoryName, splitCompounds, titleWithoutBrand } from './search-features';
+import { CategoryName, inQueryCategory, splitCompounds, titleWithoutBrand } from './search-features';
 import { AvoidRules, CHECK_WORDS, PRINT_WORDS, ShopperQuery, STRIPE_WORDS } from './search-query';
 
 export interface Oklab {
@@ -441,7 +441,7 @@ function queryMatch(
 ): { score: number; match: boolean; reason: string | null } {
   const query = ctx.query;
   if (!query) return { score: 0, match: false, reason: null };
-  const inCategory = query.category === null || c.categoryName === query.category;
+  const inCategory = query.category === null || inQueryCategory(query.category, c);
   const matchedTerms = ctx.terms.filter((_, i) => ctx.termStems[i].every((w) => words.has(w)));
   const colourMatched = query.colours.length > 0 && matchedColours.length > 0;
   const matched = matchedTerms.length + (colourMatched ? 1 : 0);

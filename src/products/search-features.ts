@@ -169,6 +169,30 @@ export function queryCategory(query: string): CategoryName | null {
   return categoryIn(query.toLowerCase());
 }
 
+/**
+ * Query categories that taxonomies file under a broader one: Google's product taxonomy has one
+ * `Shirts & Tops` category, and retailers' `product_type` paths often put shirts and blouses under
+ * `Tops`, so such a product's stored category is `tops` while a shopper's `shirt` names `shirts`.
+ */
+const FILED_UNDER: Partial<Record<CategoryName, CategoryName>> = { shirts: 'tops' };
+
+/**
+ * Whether a product is in the category a query names: its stored category, or the broader one the
+ * query's category is filed under when its title (without the brand) names the query's category by
+ * the query's own rules (`Oxford Shirt` in `Apparel > Tops` is a shirt; `Polo Shirt` stays a top).
+ */
+export function inQueryCategory(
+  query: CategoryName,
+  product: { categoryName: CategoryName | null; title: string; designer: string },
+): boolean {
+  if (product.categoryName === query) return true;
+  return (
+    product.categoryName !== null &&
+    FILED_UNDER[query] === product.categoryName &&
+    categoryIn(titleWithoutBrand(product.title, product.designer).toLowerCase()) === query
+  );
+}
+
 /** Text with each compound garment word followed by its head (see COMPOUNDS). */
 export function splitCompounds(text: string): string {
   return text.toLowerCase().replace(COMPOUND_RE, (word) => COMPOUND_SPLITS.get(word) ?? word);

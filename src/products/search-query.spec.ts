@@ -1,5 +1,12 @@
 import { NO_AVOIDS, parseAvoids, parseShopperQuery, queryWords } from './search-query';
-import { productCategory, queryCategory, splitCompounds, titleWithoutBrand } from './search-features';
+import {
+  CategoryName,
+  inQueryCategory,
+  productCategory,
+  queryCategory,
+  splitCompounds,
+  titleWithoutBrand,
+} from './search-features';
 
 describe('parseShopperQuery', () => {
   it('reads colour words as colours, not text, and the category word as a category', () => {
@@ -16,6 +23,30 @@ describe('parseShopperQuery', () => {
     expect(q.category).toBe('shirts');
   });
 
+  it('reads a word as a colour only when the fashion vocabulary names it, or a dataset name whole with the colour word after it', () => {
+    // color-name-list names colours `Blazer`, `Oxford`, `Tank`, `Wedding`, `Classic`, `Trench`, `Boho`:
+    // as colours these replaced the core's palette as the search's colour target.
+    for (const text of [
+      'blazer',
+      'oxford shirt',
+      'tank top',
+      'wedding dress',
+      'classic trench',
+      'boho kimono',
+    ])
+      expect({ text, colours: parseShopperQuery(text).colours }).toEqual({ text, colours: [] });
+    expect(parseShopperQuery('oxford shirt').terms).toEqual(['oxford', 'shirt']);
+    const forest = parseShopperQuery('forest green coat');
+    expect(forest.colours.map((c) => c.name)).toEqual(['forest green']);
+    expect(forest.terms).toEqual(['coat']);
+    const oxford = parseShopperQuery('oxford blue shirt');
+    expect(oxford.colours.map((c) => c.name)).toEqual(['oxford blue']);
+    expect(oxford.colours[0].oklab.l).toBeLessThan(parseShopperQuery('blue').colours[0].oklab.l);
+    expect(parseShopperQuery('camel wool coat').colours.map((c) => c.name)).toEqual(['camel']);
+    // A garment word before a colour stays the garment (`tank` names tops).
+    expect(parseShopperQuery('tank black').colours.map((c) => c.name)).toEqual(['black']);
+  });
+
   it('knows compounds and plurals of category words', () => {
     for (const word of ['coat', 'coats', 'overcoat', 'peacoat', 'trench', 'parka'])
       expect(queryCategory(word)).toBe('outerwear');
@@ -27,6 +58,30 @@ describe('parseShopperQuery', () => {
   it('is empty for an empty query and drops stop words', () => {
     expect(parseShopperQuery('  ')).toEqual({ text: '', colours: [], category: null, terms: [] });
     expect(queryWords('a coat for the winter')).toEqual(['coat', 'winter']);
+  });
+});
+
+describe('inQueryCategory', () => {
+  const product = (categoryName: CategoryName | null, title: string) => ({
+    categoryName,
+    title,
+    designer: 'Brand',
+  });
+
+  it('takes a shirt or blouse filed under tops as a shirt, not a polo shirt or a t-shirt', () => {
+    expect(inQueryCategory('shirts', product('shirts', 'Brand Linen Shirt'))).toBe(true);
+    expect(inQueryCategory('shirts', product('tops', 'Brand White Oxford Shirt'))).toBe(true);
+    expect(inQueryCategory('shirts', product('tops', 'Plum poplin blouse'))).toBe(true);
+    expect(inQueryCategory('shirts', product('tops', 'Striped jersey polo shirt'))).toBe(false);
+    expect(inQueryCategory('shirts', product('tops', 'Silk t-shirt'))).toBe(false);
+    expect(inQueryCategory('shirts', product('dresses', 'Shirt dress'))).toBe(false);
+    expect(inQueryCategory('shirts', product(null, 'Oxford shirt'))).toBe(false);
+  });
+
+  it('is the stored category for every other query category', () => {
+    expect(inQueryCategory('outerwear', product('outerwear', 'Wool peacoat'))).toBe(true);
+    expect(inQueryCategory('outerwear', product('knitwear', 'Knit coat'))).toBe(false);
+    expect(inQueryCategory('tops', product('shirts', 'Brand Linen Shirt'))).toBe(false);
   });
 });
 

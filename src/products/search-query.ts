@@ -9,7 +9,7 @@
  * - The other words are matched against the fields that describe a product (never its description).
  * - "Avoids saturated brights and busy prints" in the taste text ranks bright colours and prints down.
  */
-import { colourFeatures } from './product-colour';
+import { colourFeatures, queryColourSource } from './product-colour';
 import type { Oklab } from './product-ranking';
 import { CategoryName, queryCategory } from './search-features';
 
@@ -62,13 +62,27 @@ export function queryWords(text: string): string[] {
   ).filter((w) => w.length > 1 && !STOPWORDS.has(w));
 }
 
+/** A colour on its own in a query: one the fashion vocabulary names (`queryColourSource`). */
 function isColourWord(word: string): boolean {
-  return !MATERIAL_WORDS.has(word) && !COLOUR_MODIFIERS.has(word) && colourFeatures(word) !== null;
+  return !MATERIAL_WORDS.has(word) && !COLOUR_MODIFIERS.has(word) && queryColourSource(word) === 'vocabulary';
 }
 
 /**
- * Colour phrases of a word list: runs of colour words and modifiers holding at least one colour word,
- * looked up whole (`dusty pink`), and the indexes of the words they took.
+ * A word before a colour word that names a colour with it (`forest green`, `oxford blue`), though not
+ * alone: not a garment or fabric word, and the two words a name the vocabulary or the dataset has whole.
+ */
+function qualifiesColour(word: string, colourWord: string): boolean {
+  return (
+    !MATERIAL_WORDS.has(word) &&
+    queryCategory(word) === null &&
+    queryColourSource(`${word} ${colourWord}`) !== null
+  );
+}
+
+/**
+ * Colour phrases of a word list: runs of colour words and modifiers holding at least one colour word
+ * (with a word that qualifies the first colour word, `forest green`), looked up whole (`dusty pink`),
+ * and the indexes of the words they took.
  */
 function colourPhrases(words: readonly string[]): { colours: NamedColour[]; used: Set<number> } {
   const colours: NamedColour[] = [];
@@ -77,7 +91,8 @@ function colourPhrases(words: readonly string[]): { colours: NamedColour[]; used
     if (!isColourWord(words[i]) && !COLOUR_MODIFIERS.has(words[i])) continue;
     let j = i;
     while (j < words.length && (isColourWord(words[j]) || COLOUR_MODIFIERS.has(words[j]))) j += 1;
-    const run = words.slice(i, j);
+    const from = i > 0 && !used.has(i - 1) && qualifiesColour(words[i - 1], words[i]) ? i - 1 : i;
+    const run = words.slice(from, j);
     if (run.some(isColourWord)) {
       // A run may hold two colours (`navy white`): each colour word with the modifiers before it.
       let start = 0;
@@ -88,7 +103,7 @@ function colourPhrases(words: readonly string[]): { colours: NamedColour[]; used
         if (found) colours.push({ name: phrase, oklab: { l: found.l, a: found.a, b: found.b } });
         start = k + 1;
       }
-      for (let k = i; k < j; k += 1) used.add(k);
+      for (let k = from; k < j; k += 1) used.add(k);
     }
     i = j - 1;
   }

@@ -167,6 +167,34 @@ describe('POST /api/v1/org/cores/{id}/products (e2e)', () => {
     expect(odd.body.products).toHaveLength(10);
   });
 
+  // The demo catalogue files its shirts and blouses under `Apparel > Tops` (as Google's `Shirts & Tops`
+  // does): `shirt` and `blouse` matched none of them, and `oxford shirt` read `oxford` as a grey. An
+  // organization of its own: the search budget (20 a minute) is the other tests'.
+  it('shirt, blouse and oxford shirt find the shirts and blouses filed under tops', async () => {
+    const shopper = await createOrgWithKey(t.app);
+    const { coreId: own } = await createReadyCore(t, shopper, {
+      name: 'Camel',
+      images: [await colourPng('#c19a6b', 64)],
+    });
+    const titles = async (query: string) => {
+      const res = await search(own, { query }, shopper.key).expect(200);
+      return res.body.products as { title: string; matchReasons: string[] }[];
+    };
+    const shirt = await titles('shirt');
+    expect(shirt[0].matchReasons).toContain('query: shirt');
+    // Shirts first, not t-shirts or polo shirts (tops), nor boots at the same score.
+    for (const p of shirt.slice(0, 3)) expect(p.title.toLowerCase()).toMatch(/(^|[^-])shirt|blouse/);
+    for (const p of shirt.slice(0, 3)) expect(p.title.toLowerCase()).not.toMatch(/polo|t-shirt/);
+    const blouse = await titles('blouse');
+    expect(blouse.slice(0, 3).every((p) => /shirt|blouse/.test(p.title.toLowerCase()))).toBe(true);
+    expect(blouse.find((p) => /blouse/i.test(p.title))?.matchReasons).toContain('query: blouse');
+    const oxford = await titles('oxford shirt');
+    expect(oxford[0].title.toLowerCase()).toMatch(/oxford shirt/);
+    expect(oxford[0].matchReasons).toContain('query: oxford shirt');
+    // `oxford` is the cloth here, not a colour: the core's camel still leads.
+    expect(oxford[0].matchReasons).toContain('colour: camel');
+  });
+
   it.each([
     [{ minPrice: 300, maxPrice: 50 }, /minPrice must not exceed maxPrice/],
     [{ minPrice: -1 }, /minPrice/],
