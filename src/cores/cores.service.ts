@@ -9,7 +9,7 @@ import { JobErrorCode, JobsException } from '../jobs/jobs.exception';
 import { JobsService } from '../jobs/jobs.service';
 import { CoreImagesService } from './core-images.service';
 import { CoreEntity, StoredPaletteColour } from './core.entity';
-import { CoreErrorCode, CoresException } from './cores.exception';
+import { CoreNotReadyException } from './cores.exception';
 import { CoreRead, CoresRepository } from './cores.repository';
 import {
   CoreCreateDto,
@@ -187,10 +187,7 @@ export class CoresService {
     const core = isUuid(id) ? await this.repo.readSearchProfile(ctx.orgId, id) : null;
     if (!core) throw new NotFoundException('Core not found.');
     if (core.status !== 'ready' || core.taste === null) {
-      throw new CoresException(
-        CoreErrorCode.NotReady,
-        `Core ${id} has no ready taste profile (coreStatus is ${core.status}): poll GET /api/v1/org/cores/${id} until it is ready, then retry.`,
-      );
+      throw new CoreNotReadyException(id, core.status);
     }
     return {
       id: core.id,

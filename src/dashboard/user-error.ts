@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { errorReason } from '../common/domain-exception';
+import { CoreNotReadyException } from '../cores/cores.exception';
 import { httpErrorMessage } from '../common/http-exception.filter';
 
 /**
@@ -22,6 +23,9 @@ export function isUserError(err: unknown): err is HttpException {
 
 /** The text the dashboard shows for an HttpException: the one mapping of errors to dashboard words. */
 export function userErrorText(err: HttpException): string {
+  if (err instanceof CoreNotReadyException && err.coreStatus === 'failed') {
+    return "This core's taste generation failed, which is final: replace its images to generate it again.";
+  }
   const reason = errorReason(err);
   return (reason && DASHBOARD_TEXT[reason]) || httpErrorMessage(err);
 }

@@ -3,6 +3,7 @@ import { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { OrgContext } from '../auth/org-context';
 import { validateDto } from '../common/validation.pipe';
 import { CoreCreateDto, CoreCreateResponseDto, CoreResponseDto } from '../cores/dto/core.dto';
+import { CoreNotReadyException } from '../cores/cores.exception';
 import { CoresService } from '../cores/cores.service';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import { ProductSearchDto, ProductSearchResponseDto } from '../products/dto/product.dto';
@@ -125,7 +126,9 @@ export class McpToolsService {
   createServer(org: OrgContext): McpServer {
     const server = new McpServer(
       { name: 'taste-profile-service', version: '1.0.0' },
-      { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+      // No `listChanged`: the server is stateless (no GET stream), so a notification could never reach
+      // a client, and the tools never change while it runs.
+      { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
     );
     for (const { name, ...config } of MCP_TOOLS) {
       const handler = this.handlers[name];
@@ -203,6 +206,13 @@ export class McpToolsService {
     if (err instanceof ToolFailure) {
       message = err.message;
       status = 400;
+    } else if (err instanceof CoreNotReadyException) {
+      // The REST message points at REST routes; an agent has the tools.
+      message =
+        err.coreStatus === 'failed'
+          ? `Core ${err.coreId} has no taste profile: its generation failed (coreStatus is "failed"), which is final. Create a new core with create_core and other images.`
+          : `Core ${err.coreId} has no ready taste profile yet (coreStatus is "${err.coreStatus}"): call get_core until coreStatus is "ready", then call search_products again.`;
+      status = err.getStatus();
     } else if (err instanceof HttpException) {
       message = httpErrorMessage(err);
       status = err.getStatus();

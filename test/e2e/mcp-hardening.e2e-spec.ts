@@ -48,6 +48,22 @@ describe('MCP hardening (e2e)', () => {
     }
   });
 
+  it('advertises no tools/list_changed notifications: it is stateless and its tools never change', async () => {
+    const res = await rpc({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    expect(res.status).toBe(200);
+    const body = (
+      typeof res.body === 'object' && res.body !== null && 'result' in res.body
+        ? res.body
+        : JSON.parse(/^data: (.*)$/m.exec(res.text)?.[1] ?? '{}')
+    ) as { result: { capabilities: { tools: { listChanged?: boolean } } } };
+    expect(body.result.capabilities.tools.listChanged).toBe(false);
+  });
+
   it('refuses JSON-RPC batches with a JSON-RPC error, running (and charging) none of their calls', async () => {
     const call = (id: number) => ({
       jsonrpc: '2.0',

@@ -219,6 +219,11 @@ describe('MCP server at POST /mcp (e2e)', () => {
         const early = await mcp.call('search_products', { coreId });
         expect(early.isError).toBe(true);
         expect(text(early)).toMatch(/has no ready taste profile/);
+        // An agent has the tools, not the REST routes.
+        expect(text(early)).toMatch(
+          /call get_core until coreStatus is "ready", then call search_products again/,
+        );
+        expect(text(early)).not.toMatch(/GET \/api/);
         expect(early._meta?.error).toEqual({ status: 409, reason: 'core_not_ready' });
       });
     },
