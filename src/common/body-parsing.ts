@@ -1,4 +1,4 @@
-import { PayloadTooLargeException } from '@nestjs/common';
+import { PayloadTooLargeException, UnsupportedMediaTypeException } from '@nestjs/common';
 import { MIMEType } from 'node:util';
 import { json, raw } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -53,6 +53,7 @@ function verifyJson(req: RequestWithBodySize, _res: Response, buf: Buffer): void
   if (jsonNestingExceeds(buf, MAX_JSON_DEPTH)) throw new BodyError(400, 'entity.too.deep', TOO_DEEP);
 }
 
+const API = /^\/api\/v1\/org(\/|$)/i;
 const CREATE_CORE = /^\/api\/v1\/org\/cores\/?$/i;
 const CORE_BY_ID = /^\/api\/v1\/org\/cores\/[^/]+\/?$/i;
 const MCP = /^\/mcp\/?$/i;
@@ -62,6 +63,23 @@ export function acceptsLargeBody(method: string, path: string): boolean {
   return (
     (method === 'POST' && (CREATE_CORE.test(path) || MCP.test(path))) ||
     (method === 'PATCH' && CORE_BY_ID.test(path))
+  );
+}
+
+/**
+ * A body the JSON parsers would not read: announced (a length above 0, or chunked) without a JSON
+ * Content-Type (a form, text, none). Left unread, the API used to answer as if no body had been sent:
+ * a search with its filters in a form body returned unfiltered products.
+ */
+export function announcesNonJsonBody(req: Request): boolean {
+  const announced =
+    req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  return announced && !req.is('application/json');
+}
+
+function notJson(): UnsupportedMediaTypeException {
+  return new UnsupportedMediaTypeException(
+    'Request body must be JSON: send it with Content-Type: application/json.',
   );
 }
 
@@ -122,6 +140,7 @@ export function jsonBodyParsers(largeLimit: string): RequestHandler[] {
   const choose: RequestHandler = (req, res, next) => {
     // A request whose API key was refused is answered 401 without its body being read.
     if ((req as { authFailure?: unknown }).authFailure !== undefined) return next();
+    if (API.test(req.path) && announcesNonJsonBody(req)) return next(notJson());
     return acceptsLargeBody(req.method, req.path) ? large(req, res, next) : small(req, res, next);
   };
   const patchMustReplaceImages = (req: RequestWithBodySize, _res: Response, next: NextFunction): void => {

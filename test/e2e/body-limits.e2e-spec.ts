@@ -166,6 +166,42 @@ describe('body handling before authentication, per-route limits and nesting dept
     await http().get('/health/live').expect(200);
   });
 
+  // Unread, such a body was no body at all: a search with its filters in a form answered 200 with
+  // unfiltered products, a create 400 "name must be ...".
+  it('415 for a body that is not JSON (a form, text, no Content-Type), on every API route with a body', async () => {
+    const send = async (method: string, path: string, type: string | null, body: string) => {
+      const res = await fetch(`${t.baseUrl}${path}`, {
+        method,
+        headers: { ...auth(), ...(type === null ? {} : { 'Content-Type': type }) },
+        body: type === null ? new Blob([body]) : body,
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    for (const [method, path] of [
+      ['POST', '/api/v1/org/cores'],
+      ['PATCH', '/api/v1/org/cores/00000000-0000-4000-8000-000000000000'],
+      ['POST', '/api/v1/org/cores/00000000-0000-4000-8000-000000000000/products'],
+      ['POST', '/api/v1/org/webhooks'],
+    ]) {
+      for (const type of ['application/x-www-form-urlencoded', 'text/plain', null]) {
+        const res = await send(method, path, type, '{"query":"coat","maxPrice":50}');
+        expect({ method, path, type, status: res.status }).toEqual({ method, path, type, status: 415 });
+        expect(res.body).toEqual(
+          expect.objectContaining({
+            status: 415,
+            code: 'unsupported_media_type',
+            message: 'Request body must be JSON: send it with Content-Type: application/json.',
+          }),
+        );
+      }
+    }
+    // No body at all needs no type; a JSON body with a charset parameter is JSON.
+    const empty = await fetch(`${t.baseUrl}/api/v1/org/me`, { headers: auth() });
+    expect(empty.status).toBe(200);
+    const json = await send('POST', '/api/v1/org/webhooks', 'application/json; charset=utf-8', '{"url":"x"}');
+    expect(json.status).toBe(400);
+  });
+
   it("reads an image route's JSON in any UTF encoding, 415s another charset, and answers malformed JSON 400 malformed_json", async () => {
     const body = { name: 'charset', images: [`data:image/png;base64,${'A'.repeat(200_000)}`], extra: 'é' };
     const post = async (bytes: Buffer, type: string) => {
