@@ -825,6 +825,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description The request body is not JSON (its Content-Type is not application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description This Idempotency-Key was used with a different body. */
             422: {
                 headers: {
@@ -1042,6 +1051,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description The request body is not JSON (its Content-Type is not application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Rate limit exceeded (reason rate_limited); the message states the seconds to wait, also in Retry-After. */
             429: {
                 headers: {
@@ -1120,6 +1138,24 @@ export interface operations {
             };
             /** @description The core has no ready taste profile yet (reason core_not_ready): poll GET /cores/{id} and retry. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The request body is not JSON (its Content-Type is not application/json). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1355,6 +1391,24 @@ export interface operations {
             };
             /** @description The organization already has 10 webhook endpoints. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The request body is not JSON (its Content-Type is not application/json). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -10,6 +10,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'Not found, or it belongs to another organization.',
   409: 'The core has no ready taste profile yet (reason core_not_ready): poll GET /cores/{id} and retry.',
   413: 'Request body too large.',
+  415: 'The request body is not JSON (its Content-Type is not application/json).',
   429: 'Rate limit exceeded (reason rate_limited); the message states the seconds to wait, also in Retry-After.',
   503:
     'PostgreSQL or Redis cannot be reached (retry after Retry-After seconds); on create and image ' +

@@ -69,7 +69,7 @@ export class CoresController {
     description: 'This Idempotency-Key was used with a different body.',
     type: ErrorResponseDto,
   })
-  @ApiOrgOperation(400, 413, 503)
+  @ApiOrgOperation(400, 413, 415, 503)
   @ThrottleCategory('create')
   @Idempotent('cores.create')
   createCore(@Org() ctx: OrgContext, @Body() dto: CoreCreateDto): Promise<CoreCreateResponseDto> {
@@ -107,7 +107,7 @@ export class CoresController {
   })
   @ApiParam({ name: 'id', description: 'Core id.' })
   @ApiOkResponse({ type: CoreUpdateResponseDto })
-  @ApiOrgOperation(400, 404, 413, 503)
+  @ApiOrgOperation(400, 404, 413, 415, 503)
   @ThrottleCategory('create', (req) => replacesImages(req.body))
   updateCore(
     @Org() ctx: OrgContext,

@@ -23,7 +23,7 @@ export class ProductsController {
   @ApiParam({ name: 'id', description: 'Core id.' })
   @ApiBody({ type: ProductSearchDto, required: false })
   @ApiOkResponse({ type: ProductSearchResponseDto, description: 'The best matching products.' })
-  @ApiOrgOperation(400, 404, 409)
+  @ApiOrgOperation(400, 404, 409, 413, 415)
   @ThrottleCategory('search')
   searchProducts(
     @Org() ctx: OrgContext,

@@ -41,7 +41,7 @@ export class WebhooksController {
     description: 'The organization already has 10 webhook endpoints.',
     type: ErrorResponseDto,
   })
-  @ApiOrgOperation(400)
+  @ApiOrgOperation(400, 413, 415)
   createWebhook(@Org() ctx: OrgContext, @Body() dto: WebhookCreateDto): Promise<WebhookCreateResponseDto> {
     return this.webhooks.create(ctx, dto);
   }
