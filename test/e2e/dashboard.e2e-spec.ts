@@ -253,6 +253,24 @@ describeInBrowser('organization dashboard in a browser (e2e)', () => {
     await expect(pageA.locator('.gallery img').count()).resolves.toBe(1);
   });
 
+  // The page used to keep the first five files and say "Images replaced" with no word of the sixth.
+  it('refuses six image files on the page, naming the limit, and replaces nothing', async () => {
+    await pageA.goto(`/dashboard/cores/${coreId}`);
+    const png = Buffer.from((await colourPng('#8b0000', 32)).split(',')[1], 'base64');
+    await pageA
+      .getByLabel('Upload image files')
+      .setInputFiles(
+        [1, 2, 3, 4, 5, 6].map((i) => ({ name: `red-${i}.png`, mimeType: 'image/png', buffer: png })),
+      );
+    await pageA.getByRole('button', { name: 'Replace images' }).click();
+    await expect(pageA.getByRole('alert').textContent()).resolves.toBe(
+      'A core has 1 to 5 images: you chose 6. Choose at most 5.',
+    );
+    expect(new URL(pageA.url()).pathname).toBe(`/dashboard/cores/${coreId}`);
+    await pageA.reload();
+    await expect(pageA.locator('.gallery img').count()).resolves.toBe(1);
+  });
+
   it("hides organization A's cores, keys and audit log from organization B's user", async () => {
     const ctxB = await newContext(browser, t.baseUrl);
     const pageB = await ctxB.newPage();

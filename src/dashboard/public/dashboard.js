@@ -28,7 +28,24 @@
     var picker = form.querySelector('input[type=file][data-images]');
     if (!picker || form.dataset.ready === '1' || picker.files.length === 0) return;
     event.preventDefault();
-    var files = Array.prototype.slice.call(picker.files, 0, 5);
+    // A core has 1 to 5 images: more is refused here, not cut to five without a word.
+    var urls = form.querySelector('textarea[name=imageUrls]');
+    var lines = urls
+      ? urls.value.split('\n').filter(function (l) {
+          return l.trim() !== '';
+        }).length
+      : 0;
+    var error = form.querySelector('[data-images-error]');
+    if (picker.files.length + lines > 5) {
+      if (error) {
+        error.textContent =
+          'A core has 1 to 5 images: you chose ' + (picker.files.length + lines) + '. Choose at most 5.';
+        error.hidden = false;
+      }
+      return;
+    }
+    if (error) error.hidden = true;
+    var files = Array.prototype.slice.call(picker.files);
     Promise.all(
       files.map(function (file) {
         return new Promise(function (resolve, reject) {
