@@ -45,14 +45,20 @@ export function findNulCharacter(value: unknown, root: string): string | null {
  */
 export const MALFORMED_PATH_VALUE = 'malformed';
 
+const UUID_ANY_CASE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
  * The global pipe: NUL characters refused in any body or query value (400), then class-validator. Every
- * path parameter is an id or an image's storage key: one holding a NUL is malformed, the route's 404.
+ * path parameter is an id or an image's storage key: one holding a NUL is malformed, the route's 404;
+ * a UUID is read in lower case.
  */
 class ApiValidationPipe extends ValidationPipe {
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'param') {
       if (findNulCharacter(value, 'param')) value = MALFORMED_PATH_VALUE;
+      // A UUID names the same id in either letter case: its canonical spelling from here on, so an
+      // answer (`DELETE`'s `id`) and the audit log never echo the caller's capitals.
+      else if (typeof value === 'string' && UUID_ANY_CASE.test(value)) value = value.toLowerCase();
     } else if (metadata.type !== 'custom') {
       const path = findNulCharacter(
         value,

@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { api } from '../support/api';
 import { createReadyCore } from '../support/cores';
 import { useCoresSuite } from '../support/cores-suite';
@@ -62,6 +63,27 @@ describe('cores: organization isolation and ids (e2e)', () => {
       }
       expect((await s.A().get(`/api/v1/org/cores/${coreId}`)).body.name).toBe('NUL ids');
       expect((await s.A().delete(`/api/v1/org/webhooks/${webhookId}`)).status).toBe(200);
+    });
+
+    // A UUID in capitals names the same core; DELETE echoed the caller's spelling (and the audit log
+    // kept it), so a client matching the answer against its stored id found no match.
+    it('an id in capitals: the same core, answered and audited with its canonical spelling', async () => {
+      const { coreId, jobId } = await createReadyCore(s.t, s.org, { name: 'Capitals', images: [s.red] });
+      const upper = coreId.toUpperCase();
+      expect((await s.A().get(`/api/v1/org/cores/${upper}`)).body.id).toBe(coreId);
+      expect((await s.A().get(`/api/v1/org/jobs/${jobId.toUpperCase()}`)).body.id).toBe(jobId);
+      const hook = await s.A().post('/api/v1/org/webhooks', { url: 'https://93.184.216.34/capitals' });
+      const removedHook = await s.A().delete(`/api/v1/org/webhooks/${String(hook.body.id).toUpperCase()}`);
+      expect(removedHook.body).toEqual({ status: 200, id: hook.body.id, deleted: true });
+      const removed = await s.A().delete(`/api/v1/org/cores/${upper}`);
+      expect(removed.status).toBe(200);
+      expect(removed.body.id).toBe(coreId);
+      const audit = await s.t.app
+        .get(DataSource)
+        .query(`SELECT target_id FROM audit_events WHERE action = 'core.deleted' AND target_id ILIKE $1`, [
+          coreId,
+        ]);
+      expect(audit).toEqual([{ target_id: coreId }]);
     });
 
     it('401 on every cores and jobs route without a valid key', async () => {
