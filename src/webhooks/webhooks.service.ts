@@ -291,6 +291,9 @@ export class WebhooksService implements OnModuleDestroy {
 
   /** 400 naming the rule when the URL may not receive events (checked again at every delivery). */
   private async checkEndpointUrl(raw: string): Promise<string> {
+    // The WHATWG parser trims and drops what a URL cannot hold; the stored URL is the one given, so it
+    // must be one as given.
+    if (/\s/.test(raw)) throw new BadRequestException('url: must not contain spaces or line breaks.');
     try {
       const url = this.outbound.checkUrl(raw);
       await this.outbound.checkResolved(url);
