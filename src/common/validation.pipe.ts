@@ -2,10 +2,35 @@ import { ArgumentMetadata, BadRequestException, ValidationError, ValidationPipe 
 import { ClassConstructor, plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 
+/**
+ * class-validator constraints that say what a value must be. When one of them fails, the others of
+ * the field (its length, range or pattern) say nothing useful: a missing `name` was "name must be
+ * shorter than or equal to 255 characters; name must be longer than or equal to 1 characters; name
+ * must be a string", and `minPrice: "10"` began with "minPrice must not be less than 0".
+ */
+const TYPE_CONSTRAINTS = new Set([
+  'isDefined',
+  'isString',
+  'isNumber',
+  'isInt',
+  'isBoolean',
+  'isArray',
+  'isObject',
+  'isEnum',
+  'isIn',
+  'nestedValidation',
+]);
+
+/** A field's messages: its type's alone when its type is wrong, else every one that failed. */
+function constraintMessages(constraints: Record<string, string>): string[] {
+  const typeFailures = Object.keys(constraints).filter((k) => TYPE_CONSTRAINTS.has(k));
+  return (typeFailures.length > 0 ? typeFailures : Object.keys(constraints)).map((k) => constraints[k]);
+}
+
 function flatten(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((e) => {
     const path = parent ? `${parent}.${e.property}` : e.property;
-    const own = Object.values(e.constraints ?? {}).map((msg) =>
+    const own = constraintMessages(e.constraints ?? {}).map((msg) =>
       msg.startsWith(e.property) ? `${path}${msg.slice(e.property.length)}` : `${path}: ${msg}`,
     );
     return [...own, ...flatten(e.children ?? [], path)];

@@ -71,6 +71,25 @@ describe('bad input never answers 500 (e2e)', () => {
     expect(ingestions).toBe(0);
   });
 
+  // Each field's type alone when its type is wrong: a missing name used to list its length rules too,
+  // and `minPrice: "10"` began with "minPrice must not be less than 0".
+  it('names only the type a field must have when its type is wrong, every rule otherwise', async () => {
+    const image = await colourPng('#123456');
+    const noName = await api(t, org.key).post('/api/v1/org/cores', { images: [image] });
+    expect(noName.body).toEqual(badRequest(/^name must be a string$/));
+    const longName = await api(t, org.key).post('/api/v1/org/cores', {
+      name: 'x'.repeat(256),
+      images: [image],
+    });
+    expect(longName.body).toEqual(badRequest(/^name must be shorter than or equal to 255 characters$/));
+    const price = await api(t, org.key).post(`/api/v1/org/cores/${coreId}/products`, { minPrice: '10' });
+    expect(price.body).toEqual(badRequest(/^minPrice must be a number/));
+    expect(price.body.message).not.toMatch(/less than 0/);
+    const negative = await api(t, org.key).post(`/api/v1/org/cores/${coreId}/products`, { minPrice: -1 });
+    expect(negative.body).toEqual(badRequest(/^minPrice must not be less than 0$/));
+    expect(ingestions).toBe(0);
+  });
+
   it('nulls: PATCH {"name": null} is 400 (absent keeps the name; null is not a name), and so are other nulls', async () => {
     const cases: [string, string, unknown, RegExp][] = [
       ['patch', `/api/v1/org/cores/${coreId}`, { name: null }, /name must be a string/],

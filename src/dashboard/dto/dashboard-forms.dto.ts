@@ -58,7 +58,7 @@ export class AuditQueryDto {
   to?: string;
   @IsOptional()
   @Transform(emptyToUndefined)
-  @Matches(/^\d{1,6}$/, { message: 'page must be a number' })
+  @Matches(/^\d{1,6}$/, { message: 'page must be a whole number, 1 or more' })
   page?: string;
 }
 
@@ -66,7 +66,7 @@ export class CoreListQueryFormDto {
   @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxLength(MAX_CORE_QUERY_LENGTH) query?: string;
   @IsOptional()
   @Transform(emptyToUndefined)
-  @Matches(/^\d{1,6}$/, { message: 'page must be a number' })
+  @Matches(/^\d{1,6}$/, { message: 'page must be a whole number, 1 or more' })
   page?: string;
 }
 
@@ -93,11 +93,11 @@ export class ProductSearchFormDto extends DashboardFormDto {
   @IsOptional() @Transform(emptyToUndefined) @IsIn(PRODUCT_GENDERS) gender?: string;
   @IsOptional()
   @Transform(emptyToUndefined)
-  @Matches(/^\d+(\.\d+)?$/, { message: 'minPrice must be a number' })
+  @Matches(/^\d+(\.\d+)?$/, { message: 'minPrice must be a number, 0 or more' })
   minPrice?: string;
   @IsOptional()
   @Transform(emptyToUndefined)
-  @Matches(/^\d+(\.\d+)?$/, { message: 'maxPrice must be a number' })
+  @Matches(/^\d+(\.\d+)?$/, { message: 'maxPrice must be a number, 0 or more' })
   maxPrice?: string;
 }
 
