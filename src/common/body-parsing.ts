@@ -127,27 +127,48 @@ function decodeText(bytes: Buffer, charset: string): string {
   }
 }
 
+/** A request whose body could not be read, with the error it is answered once its key is counted. */
+export type RequestWithBodyError = Request & { bodyError?: unknown; org?: unknown };
+
+/** The error of a body that could not be read, kept for the rate-limit guard (see jsonBodyParsers). */
+export function deferredBodyError(req: Request): unknown {
+  return (req as RequestWithBodyError).bodyError;
+}
+
 /**
  * The JSON body parsers, installed after the API-key authentication (so an anonymous body is never
  * read): BODY_LIMIT for the image routes, 1 MB everywhere else. An over-1 MB `PATCH /cores/{id}`
  * must replace images (carry `images` or `imageUrls`), otherwise it is 413 like any other route.
+ *
+ * For an authenticated key, a body that cannot be read (malformed, too deep, too large, not JSON, a
+ * charset JSON cannot be in) is not answered here: the error waits in `bodyError` for the rate-limit
+ * guard, which counts the request against the key's general budget first (so a key over it gets 429,
+ * and such requests are not free), then throws it (docs/decisions/0005, addendum).
  */
 export function jsonBodyParsers(largeLimit: string): RequestHandler[] {
   const readLarge = raw({ type: 'application/json', limit: largeLimit, verify: verifyJson });
   const large: RequestHandler = (req, res, next) =>
     readLarge(req, res, (err?: unknown) => (err ? next(err) : parseImageRouteJson(req, res, next)));
   const small = json({ limit: SMALL_BODY_LIMIT_BYTES, verify: verifyJson });
+  const deferring =
+    (req: RequestWithBodyError, next: NextFunction) =>
+    (err?: unknown): void => {
+      if (err === undefined || req.org === undefined) return next(err);
+      req.bodyError = err;
+      next();
+    };
   const choose: RequestHandler = (req, res, next) => {
     // A request whose API key was refused is answered 401 without its body being read.
     if ((req as { authFailure?: unknown }).authFailure !== undefined) return next();
-    if (API.test(req.path) && announcesNonJsonBody(req)) return next(notJson());
-    return acceptsLargeBody(req.method, req.path) ? large(req, res, next) : small(req, res, next);
+    const done = deferring(req, next);
+    if (API.test(req.path) && announcesNonJsonBody(req)) return done(notJson());
+    return acceptsLargeBody(req.method, req.path) ? large(req, res, done) : small(req, res, done);
   };
   const patchMustReplaceImages = (req: RequestWithBodySize, _res: Response, next: NextFunction): void => {
     if (req.method !== 'PATCH' || (req.bodyBytes ?? 0) <= SMALL_BODY_LIMIT_BYTES) return next();
     const body = req.body as Record<string, unknown> | null;
     const replaces = typeof body === 'object' && body !== null && ('images' in body || 'imageUrls' in body);
-    next(replaces ? undefined : tooLarge());
+    deferring(req, next)(replaces ? undefined : tooLarge());
   };
   return [choose, patchMustReplaceImages];
 }

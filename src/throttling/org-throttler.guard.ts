@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
+import { deferredBodyError } from '../common/body-parsing';
 import { RequestWithOrg } from '../auth/org-context';
 import { HttpIdempotency, IDEMPOTENCY_HEADER } from '../idempotency/http-idempotency';
 import { MetricsService } from '../metrics/metrics.service';
@@ -65,14 +66,21 @@ export class OrgThrottlerGuard implements CanActivate {
     const http = context.switchToHttp();
     const req = http.getRequest<ThrottledRequest>();
     const org = req.org;
-    if (!org?.apiKeyId) return true;
+    const bodyError = deferredBodyError(req);
+    if (!org?.apiKeyId) {
+      if (bodyError !== undefined) throw bodyError;
+      return true;
+    }
     const res = http.getResponse<Response>();
 
     const { category, when } = this.budgetOf(context);
     const orgBudget = category !== undefined && (when === undefined || when(req)) ? category : undefined;
     const general: RateLimitBudgetRef = { category: 'general', subject: org.apiKeyId };
-    if (orgBudget === undefined) {
+    // A body that could not be read: counted against the key's general budget, then its own error;
+    // it creates and searches nothing, so the creation and search budgets are not charged.
+    if (orgBudget === undefined || bodyError !== undefined) {
       this.apply(res, ['general'], await this.rateLimits.consumeAll([general]));
+      if (bodyError !== undefined) throw bodyError;
       return true;
     }
     const budget: RateLimitBudgetRef = { category: orgBudget, subject: org.orgId };

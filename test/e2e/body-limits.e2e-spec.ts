@@ -105,7 +105,7 @@ describe('body handling before authentication, per-route limits and nesting dept
     for (const res of [
       await http().get('/api/v1/org/me').set(auth()).set('Content-Type', 'application/json').send(overOneMb),
       await http()
-        .post('/api/v1/org/products/search')
+        .post('/api/v1/org/cores/00000000-0000-4000-8000-000000000000/products')
         .set(auth())
         .set('Content-Type', 'application/json')
         .send(overOneMb),
@@ -149,7 +149,7 @@ describe('body handling before authentication, per-route limits and nesting dept
     );
     const objects = `{"name":${'{"a":'.repeat(65)}1${'}'.repeat(65)}}`;
     const res2 = await http()
-      .post('/api/v1/org/products/search')
+      .post('/api/v1/org/cores/00000000-0000-4000-8000-000000000000/products')
       .set(auth())
       .set('Content-Type', 'application/json')
       .send(objects);
@@ -157,7 +157,7 @@ describe('body handling before authentication, per-route limits and nesting dept
     // 64 levels are parsed (and then validated like any other body).
     const ok = `{"coreId":${'['.repeat(63)}${']'.repeat(63)}}`;
     const res3 = await http()
-      .post('/api/v1/org/products/search')
+      .post('/api/v1/org/cores/00000000-0000-4000-8000-000000000000/products')
       .set(auth())
       .set('Content-Type', 'application/json')
       .send(ok);
@@ -234,7 +234,7 @@ describe('body handling before authentication, per-route limits and nesting dept
     expect(cut.body).toEqual(expect.objectContaining({ status: 400, code: 'malformed_json' }));
     // The same answer from the 1 MB parser of the other routes, and for a body that is a bare string.
     for (const [path, text] of [
-      ['/api/v1/org/products/search', '{"coreId": '],
+      ['/api/v1/org/cores/00000000-0000-4000-8000-000000000000/products', '{"coreId": '],
       ['/api/v1/org/cores', '"just a string"'],
     ]) {
       const res = await http().post(path).set(auth()).set('Content-Type', 'application/json').send(text);

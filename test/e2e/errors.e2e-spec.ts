@@ -25,7 +25,7 @@ describe('error contract (e2e)', () => {
 
   it('400 on malformed JSON, with the error body and a request id', async () => {
     const res = await http()
-      .post('/api/v1/org/me')
+      .post('/api/v1/org/cores')
       .set('Authorization', `Bearer ${org.key}`)
       .set('Content-Type', 'application/json')
       .send('{"name": ')

@@ -65,6 +65,31 @@ describe('rate limits: general per-key budget (e2e)', () => {
     expect(usage.general[org.keyId]).toMatchObject({ limit: GENERAL, used: GENERAL });
   });
 
+  // A malformed body was answered 400 before the budget was looked at: uncounted, and a key over its
+  // budget could still have its bodies read and parsed.
+  it('counts a body that cannot be read against the general budget: over it, 429 not 400', async () => {
+    const org = await createOrgWithKey(t.app);
+    const post = (path: string, type: string, body: string) =>
+      request(t.app.getHttpServer())
+        .post(path)
+        .set('Authorization', `Bearer ${org.key}`)
+        .set('Content-Type', type)
+        .send(body);
+    for (let i = 1; i <= GENERAL; i++) {
+      const res =
+        i % 2 === 0
+          ? await post('/api/v1/org/cores', 'application/json', '{"name": "malformed"').expect(400)
+          : await post('/api/v1/org/webhooks', 'text/plain', 'https://example.com/hook').expect(415);
+      expect(res.headers['x-ratelimit-remaining']).toBe(String(GENERAL - i));
+    }
+    const over = await post('/api/v1/org/cores', 'application/json', '{"name": "malformed"').expect(429);
+    expect(over.body).toMatchObject({ status: 429, code: 'rate_limited' });
+    // Nothing was created or searched: the creation budget is untouched.
+    const usage = await t.app.get(RateLimitService).usage(org.orgId, [org.keyId]);
+    expect(usage.general[org.keyId]).toMatchObject({ used: GENERAL });
+    expect(usage.create.used).toBe(0);
+  });
+
   it("counts MCP requests against the key's general budget", async () => {
     const org = await createOrgWithKey(t.app);
     for (let i = 0; i < GENERAL; i++) {
