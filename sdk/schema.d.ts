@@ -662,7 +662,7 @@ export interface components {
             /** @description Webhook endpoint id. */
             id: string;
             /** @description The latest delivery attempt to this endpoint, or null before the first. */
-            lastDelivery: components["schemas"]["WebhookLastDeliveryDto"] | null;
+            lastDelivery: components["schemas"]["WebhookLastDeliveryDto"] | (never | null);
             /**
              * Format: uri
              * @description Receiving URL.

@@ -112,8 +112,12 @@ export interface NormalSchema {
   schema: JsonObject;
 }
 
+/** `{type: 'null'}` (3.1), or 3.0's only spelling of null alone: nullable with `enum: [null]`. */
 const isNullSchema = (s: unknown): boolean =>
-  isObject(s) && (s.type === 'null' || fmt(s.type) === '["null"]');
+  isObject(s) &&
+  (s.type === 'null' ||
+    fmt(s.type) === '["null"]' ||
+    (s.nullable === true && Array.isArray(s.enum) && s.enum.length === 1 && s.enum[0] === null));
 
 /** One schema object with its `allOf` members merged in and `oneOf/anyOf: [X, null]` read as nullable X. */
 function flatten(raw: unknown): JsonObject {

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import {
   ArrayNotEmpty,
   ArrayUnique,
@@ -106,11 +106,17 @@ export class WebhookCreateResponseDto extends WebhookDto {
   secret!: string;
 }
 
+@ApiExtraModels(WebhookLastDeliveryDto)
 export class WebhookListItemDto extends WebhookDto {
   @ApiProperty({
     description: 'The latest delivery attempt to this endpoint, or null before the first.',
-    type: WebhookLastDeliveryDto,
-    nullable: true,
+    // OAS 3.0 has no null type, and `nullable` beside `allOf: [$ref]` still refuses null (the
+    // referenced object schema applies to it too): strict validators rejected every endpoint without a
+    // delivery. So the null is an alternative of its own.
+    anyOf: [
+      { $ref: getSchemaPath(WebhookLastDeliveryDto) },
+      { type: 'object', nullable: true, enum: [null] },
+    ],
   })
   lastDelivery!: WebhookLastDeliveryDto | null;
 }
