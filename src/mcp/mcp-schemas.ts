@@ -79,6 +79,9 @@ export function reshape(
  * the REST API gives (not the SDK's own wording).
  */
 export function advertisedOnly(schema: JsonSchema): StandardSchemaWithJSON<ToolArgs> {
+  // The handler refuses any other property (`validateDto`, as REST does): the schema says so, so an
+  // agent's client can check its arguments before the call.
+  const input = { ...schema, additionalProperties: false };
   return {
     '~standard': {
       version: 1,
@@ -89,7 +92,7 @@ export function advertisedOnly(schema: JsonSchema): StandardSchemaWithJSON<ToolA
           : isObject(value)
             ? { value }
             : { issues: [{ message: 'Tool arguments must be a JSON object.' }] },
-      jsonSchema: { input: () => schema, output: () => schema },
+      jsonSchema: { input: () => input, output: () => input },
     },
   };
 }

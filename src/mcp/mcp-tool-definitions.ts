@@ -60,7 +60,11 @@ const CREATE_CORE: ToolDefinition = {
     'its taste profile in the background. Returns coreId, jobId and coreStatus "processing". Poll get_core ' +
     'until coreStatus is "ready" (within a few seconds with the built-in local engine; longer with a vision-model provider, one model call per image) before calling search_products. Counts against the ' +
     "organization's core-creation limit (shared with POST /cores); a refused call says how many seconds to wait.",
-  inputSchema: advertisedOnly(reshape(dtoSchema(CoreCreateDto), { add: { idempotencyKey } })),
+  inputSchema: advertisedOnly({
+    ...reshape(dtoSchema(CoreCreateDto), { add: { idempotencyKey } }),
+    // 1 to 5 images in all, as data URLs (`images`), https URLs (`imageUrls`) or both.
+    anyOf: [{ required: ['images'] }, { required: ['imageUrls'] }],
+  }),
   outputSchema: checkedOutput(reshape(dtoSchema(CoreCreateResponseDto), { omit: HTTP_ONLY })),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
 };

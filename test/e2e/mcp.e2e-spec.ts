@@ -20,7 +20,12 @@ interface ToolResult {
 interface ToolInfo {
   name: string;
   description?: string;
-  inputSchema: { properties?: Record<string, unknown>; required?: string[] };
+  inputSchema: {
+    properties?: Record<string, unknown>;
+    required?: string[];
+    additionalProperties?: boolean;
+    anyOf?: unknown[];
+  };
   outputSchema?: { properties?: Record<string, unknown> };
 }
 
@@ -125,6 +130,12 @@ describe('MCP server at POST /mcp (e2e)', () => {
           'name',
         ]);
         expect(byName.create_core.inputSchema.required).toEqual(['name']);
+        // What the handler refuses, the schema says: other properties, and a call without images.
+        expect(byName.create_core.inputSchema).toMatchObject({
+          additionalProperties: false,
+          anyOf: [{ required: ['images'] }, { required: ['imageUrls'] }],
+        });
+        for (const tool of tools) expect(tool.inputSchema).toMatchObject({ additionalProperties: false });
         expect(Object.keys(byName.search_products.inputSchema.properties ?? {}).sort()).toEqual([
           'coreId',
           'excludeIds',
