@@ -118,6 +118,27 @@ describe('validateFeedRow', () => {
     expect(result.ok && result.row.mediaUrlAlt).toBe('https://cdn.example.com/x.jpg');
   });
 
+  it('cuts long text between characters, and counts an id in characters', () => {
+    const title = `${'a'.repeat(499)}\u{1F600}tail`;
+    const result = validateFeedRow({ ...GOOD, title });
+    expect(result.ok && result.row.title).toBe('a'.repeat(499));
+    const emojiId = `emoji-id-${'\u{1F600}'.repeat(200)}`;
+    const long = validateFeedRow({ ...GOOD, id: emojiId });
+    expect(long.ok && long.row.externalId).toBe(emojiId);
+  });
+
+  it('splits additional_image_link only before the next URL (image CDNs put commas in paths)', () => {
+    const cdn = 'https://res.cloudinary.com/demo/image/upload/w_500,h_500,c_fill/a3.jpg';
+    for (const value of [
+      cdn,
+      `${cdn},https://cdn.example.com/b.jpg`,
+      `${cdn}, http://cdn.example.com/c.jpg`,
+    ]) {
+      const result = validateFeedRow({ ...GOOD, additional_image_link: value });
+      expect(result.ok && result.row.mediaUrlAlt).toBe(cdn);
+    }
+  });
+
   it('treats a missing additional image as null', () => {
     const result = validateFeedRow({ ...GOOD, additional_image_link: '' });
     expect(result.ok && result.row.mediaUrlAlt).toBeNull();
@@ -136,6 +157,10 @@ describe('validateFeedRow', () => {
     [{ affiliate_link: 'not a url' }, 'bad URL in affiliate_link'],
     [{ additional_image_link: 'data:image/png;base64,AAAA' }, 'bad URL in additional_image_link'],
     [{ gender: 'kids' }, 'unknown gender'],
+    [{ title: 'Null\u0000byte' }, 'title holds a NUL character'],
+    [{ description: 'caf\u0000' }, 'description holds a NUL character'],
+    [{ id: 'sku-caf\uFFFD' }, 'id holds bytes that are not UTF-8'],
+    [{ price: '129.00 XYZ' }, 'bad price'],
   ])('rejects %p', (patch, reason) => {
     const result = validateFeedRow({ ...GOOD, ...patch });
     expect(result.ok).toBe(false);

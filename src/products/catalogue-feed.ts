@@ -45,8 +45,13 @@ export function parsePrice(value: unknown): { amount: number; currency: string }
   if (!m?.groups) return null;
   const amount = Number(m.groups.amount.replace(/,/g, ''));
   if (!Number.isFinite(amount) || amount > MAX_PRICE) return null;
-  return { amount, currency: (m.groups.cur ?? DEFAULT_CURRENCY).toUpperCase() };
+  const currency = (m.groups.cur ?? DEFAULT_CURRENCY).toUpperCase();
+  // An ISO 4217 code (the DTO says so): `129.00 XYZ` was stored and returned as currency XYZ.
+  return CURRENCIES.has(currency) ? { amount, currency } : null;
 }
+
+/** ISO 4217 codes, as the runtime's Intl knows them. */
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
 const GENDERS: Record<string, ProductGender> = {
   female: 'women',
@@ -86,16 +91,68 @@ function text(row: RawFeedRow, key: string): string {
   return '';
 }
 
-function optional(row: RawFeedRow, key: string, max: number): string | null {
-  const value = text(row, key);
-  return value === '' ? null : value.slice(0, max);
+/**
+ * The first `max` UTF-16 units of a text, one fewer when the cut would split a character outside the
+ * Basic Multilingual Plane (an emoji): half of it was stored as U+FFFD.
+ */
+function clip(value: string, max: number): string {
+  if (value.length <= max) return value;
+  const end = max > 0 && (value.charCodeAt(max - 1) & 0xfc00) === 0xd800 ? max - 1 : max;
+  return value.slice(0, end);
 }
 
-/** `additional_image_link` may be one URL, a comma-separated list or (JSON lines) an array. */
+function optional(row: RawFeedRow, key: string, max: number): string | null {
+  const value = text(row, key);
+  return value === '' ? null : clip(value, max);
+}
+
+/**
+ * `additional_image_link` may be one URL, a comma-separated list or (JSON lines) an array. A list is
+ * split only before the next URL: image CDNs put commas in paths (`/upload/w_500,h_500/a.jpg`).
+ */
 function firstAdditionalImage(row: RawFeedRow): string {
   const value = row.additional_image_link;
   if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0].trim() : '';
-  return text(row, 'additional_image_link').split(',')[0]?.trim() ?? '';
+  const list = text(row, 'additional_image_link');
+  for (let comma = list.indexOf(','); comma !== -1; comma = list.indexOf(',', comma + 1)) {
+    let next = comma + 1;
+    while (list.charCodeAt(next) === 32) next += 1;
+    if (/^https?:\/\//i.test(list.slice(next, next + 8))) return list.slice(0, comma).trim();
+  }
+  return list;
+}
+
+/** The text fields a row stores, each checked for characters PostgreSQL or UTF-8 cannot take. */
+const STORED_TEXT = [
+  'id',
+  'title',
+  'brand',
+  'description',
+  'color',
+  'material',
+  'pattern',
+  'product_type',
+  'google_product_category',
+  'availability',
+] as const;
+
+/**
+ * Why a row's text cannot be stored as given, or null: a NUL character (PostgreSQL refuses it, and
+ * the whole chunk's transaction with it: one such row failed the import), or U+FFFD, which is what
+ * bytes that are not UTF-8 (a Latin-1 `é`) decode to (two ids then read the same).
+ */
+function unstorableText(row: RawFeedRow): string | null {
+  for (const key of STORED_TEXT) {
+    const value = row[key];
+    // Two `includes`, not one character class: a feed's text is mostly Latin-1, where V8 knows at once
+    // that U+FFFD cannot occur, and a NUL is a memchr (a regular expression cost 15% of validation).
+    const nul = typeof value === 'string' && value.includes('\u0000');
+    if (!nul && !(typeof value === 'string' && value.includes('\uFFFD'))) continue;
+    return nul
+      ? `${key} holds a NUL character`
+      : `${key} holds bytes that are not UTF-8 (save the feed as UTF-8)`;
+  }
+  return null;
 }
 
 interface FeedRowUrls {
@@ -130,12 +187,20 @@ function feedRowUrls(
   return { ok: true, urls: { url: affiliate ?? link, mediaUrl, mediaUrlAlt }, longest };
 }
 
+/** The Merchant Center attributes every row needs. */
+export const REQUIRED_COLUMNS = ['id', 'title', 'price', 'link', 'image_link'] as const;
+
 /** Validates one feed row against the Google Merchant Center attributes the catalogue uses. */
 export function validateFeedRow(row: RawFeedRow): FeedRowResult {
-  const missing = ['id', 'title', 'price', 'link', 'image_link'].filter((key) => text(row, key) === '');
+  const missing = REQUIRED_COLUMNS.filter((key) => text(row, key) === '');
   if (missing.length > 0) return { ok: false, reason: `missing ${missing.join(', ')}` };
+  const unstorable = unstorableText(row);
+  if (unstorable) return { ok: false, reason: unstorable };
   const externalId = text(row, 'id');
-  if (externalId.length > 255) return { ok: false, reason: 'id longer than 255 characters' };
+  // Characters, as PostgreSQL's varchar(255) counts them (an emoji is two UTF-16 units).
+  if (externalId.length > 255 && [...externalId].length > 255) {
+    return { ok: false, reason: 'id longer than 255 characters' };
+  }
   const price = parsePrice(row.price);
   if (!price) return { ok: false, reason: `bad price ${JSON.stringify(text(row, 'price').slice(0, 40))}` };
   const urls = feedRowUrls(row);
@@ -152,9 +217,9 @@ export function validateFeedRow(row: RawFeedRow): FeedRowResult {
     ok: true,
     row: {
       externalId,
-      title: text(row, 'title').slice(0, 500),
-      designer: text(row, 'brand').slice(0, 255),
-      description: text(row, 'description').slice(0, 5000),
+      title: clip(text(row, 'title'), 500),
+      designer: clip(text(row, 'brand'), 255),
+      description: clip(text(row, 'description'), 5000),
       price: price.amount,
       currency: price.currency,
       ...urls.urls,

@@ -5,7 +5,14 @@ import type Redis from 'ioredis';
 import { byCodeUnits } from '../common/code-unit-order';
 import { CATALOGUE_IMPORT_METRICS_KEY } from '../metrics/catalogue-import-metrics';
 import { REDIS } from '../redis/redis.module';
-import { CatalogueRow, FeedFormat, formatFromName, sniffFormat, validateFeedRow } from './catalogue-feed';
+import {
+  CatalogueRow,
+  FeedFormat,
+  formatFromName,
+  REQUIRED_COLUMNS,
+  sniffFormat,
+  validateFeedRow,
+} from './catalogue-feed';
 import { NumberedRow, readDelimited, readFirstLine, readJsonLines } from './feed-readers';
 import { ColourFeatures, colourFeatures } from './product-colour';
 import { CatalogueWriter, UpsertCounts } from './catalogue-writer';
@@ -218,7 +225,9 @@ export class CatalogueImportService {
     const format = opts.format ?? formatFromName(file) ?? sniffFormat(await readFirstLine(file));
     const stream = createReadStream(file);
     const rows =
-      format === 'jsonl' ? readJsonLines(stream) : readDelimited(stream, format === 'tsv' ? '\t' : ',');
+      format === 'jsonl'
+        ? readJsonLines(stream)
+        : readDelimited(stream, format === 'tsv' ? '\t' : ',', undefined, REQUIRED_COLUMNS);
     return this.importRows(rows, {
       ...opts,
       onProgress: opts.onProgress

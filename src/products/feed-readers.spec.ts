@@ -53,6 +53,30 @@ describe('readDelimited (CSV)', () => {
     expect(rows.at(-1)).toEqual({ line: 5, row: { id: '4', title: 'after' } });
   });
 
+  it('names the lines a malformed quote ran over, whose rows it took', async () => {
+    const file = feedFile('id,title\n1,ok\n2,"Bad "quote title\n3,a\n4,b\n5,"c"\n6,d\n');
+    const rows = await readAll(readDelimited(createReadStream(file), ','));
+    expect(rows[0]).toEqual({ line: 2, row: { id: '1', title: 'ok' } });
+    expect(rows[1]).toEqual({
+      line: 3,
+      error: expect.stringMatching(
+        /^unreadable row: .* \(lines 3-\d+ were read as this one row; the rows on them were not imported\)$/,
+      ),
+    });
+  });
+
+  it("reads Merchant's g: prefixes and spaced names in the header, and stops on a header without a required column", async () => {
+    const file = feedFile('g:id,Image Link, g:Price \n1,https://cdn.example.com/1.jpg,10\n');
+    const rows = await readAll(readDelimited(createReadStream(file), ',', undefined, ['id', 'image_link']));
+    expect(rows).toEqual([
+      { line: 2, row: { id: '1', image_link: 'https://cdn.example.com/1.jpg', price: '10' } },
+    ]);
+    const missing = feedFile('id,title\n1,ok\n');
+    await expect(
+      readAll(readDelimited(createReadStream(missing), ',', undefined, ['id', 'image_link'])),
+    ).rejects.toThrow('line 1: the header has no image_link column');
+  });
+
   it('reads rows with fewer or more cells than the header', async () => {
     const file = feedFile('id,title,price\n1,short\n2,long,3,extra\n');
     const rows = await readAll(readDelimited(createReadStream(file), ','));

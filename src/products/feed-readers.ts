@@ -40,6 +40,10 @@ class DelimitedRows {
   private header: string[] | undefined;
   /** The line the next row starts on. */
   line = 1;
+  /** Set when the header lacks some of the required columns: no row could be imported. */
+  headerProblem: string | undefined;
+
+  constructor(private readonly required: readonly string[]) {}
 
   /** Appends a parsed chunk's rows to `out`. */
   addChunk(results: Papa.ParseResult<string[]>, out: NumberedRow[]): void {
@@ -55,10 +59,20 @@ class DelimitedRows {
       }
       if (values.length === 1 && values[0].trim() === '') return; // a blank line
       const error = errors.get(i);
-      if (error !== undefined) out.push({ line: start, error: `unreadable row: ${error}` });
-      else if (!this.header) this.header = headerNames(values);
+      if (error !== undefined) out.push({ line: start, error: unreadable(error, start, this.line - 1) });
+      else if (!this.header) this.setHeader(headerNames(values));
       else out.push({ line: start, row: this.toRow(values) });
     });
+  }
+
+  private setHeader(names: string[]): void {
+    this.header = names;
+    const missing = this.required.filter((c) => !names.includes(c));
+    if (missing.length > 0) {
+      this.headerProblem =
+        `line ${this.line - 1}: the header has no ${missing.join(', ')} column (Merchant Center attribute ` +
+        `names: ${this.required.join(', ')}); no row could be imported`;
+    }
   }
 
   private toRow(values: readonly string[]): RawFeedRow {
@@ -70,8 +84,28 @@ class DelimitedRows {
   }
 }
 
+/**
+ * A header's attribute names: lower case, without a BOM, Merchant's `g:` namespace prefix dropped and
+ * inner spaces read as underscores (`g:id`, `Image Link` are `id`, `image_link`).
+ */
 function headerNames(values: readonly string[]): string[] {
-  return values.map((name, n) => (n === 0 ? name.replace(/^\uFEFF/, '') : name).trim().toLowerCase());
+  return values.map((name, n) =>
+    (n === 0 ? name.replace(/^\uFEFF/, '') : name)
+      .trim()
+      .toLowerCase()
+      .replace(/^g:/, '')
+      .replace(/\s+/g, '_'),
+  );
+}
+
+/**
+ * A row the parser could not read. A malformed quote makes it run on over the lines after it, whose
+ * rows are then part of it: the reason names those lines, so the summary accounts for every one.
+ */
+function unreadable(error: string, start: number, end: number): string {
+  return end > start
+    ? `unreadable row: ${error} (lines ${start}-${end} were read as this one row; the rows on them were not imported)`
+    : `unreadable row: ${error}`;
 }
 
 /**
@@ -81,7 +115,7 @@ function headerNames(values: readonly string[]): string[] {
  */
 class DelimitedFeed {
   private queue: NumberedRow[] = [];
-  private readonly rows = new DelimitedRows();
+  private readonly rows: DelimitedRows;
   private received = 0;
   private paused: Papa.Parser | undefined;
   private finished = false;
@@ -91,7 +125,10 @@ class DelimitedFeed {
   constructor(
     private readonly stream: ReadStream,
     private readonly maxPendingChars: number,
-  ) {}
+    required: readonly string[],
+  ) {
+    this.rows = new DelimitedRows(required);
+  }
 
   start(delimiter: string): void {
     // Strings, not buffers: the parser would decode each buffer alone and split characters at the edges.
@@ -126,6 +163,12 @@ class DelimitedFeed {
 
   private onChunk(results: Papa.ParseResult<string[]>, parser: Papa.Parser): void {
     this.rows.addChunk(results, this.queue);
+    if (this.rows.headerProblem) {
+      parser.abort();
+      this.stream.destroy();
+      this.end(new Error(this.rows.headerProblem));
+      return;
+    }
     if (this.received - results.meta.cursor > this.maxPendingChars) {
       parser.abort();
       this.stream.destroy();
@@ -170,14 +213,16 @@ class DelimitedFeed {
 /**
  * CSV or TSV rows of a feed file, each with the line it starts on (see `DelimitedRows` and
  * `DelimitedFeed`). An unclosed quote stops the read after `maxPendingChars` characters past the last
- * complete row, with its line number.
+ * complete row, with its line number; so does a header without one of the `required` columns (a feed
+ * whose every row would be rejected ended with exit 0).
  */
 export async function* readDelimited(
   stream: ReadStream,
   delimiter: string,
   maxPendingChars = MAX_PENDING_ROW_CHARS,
+  required: readonly string[] = [],
 ): AsyncGenerator<NumberedRow> {
-  const feed = new DelimitedFeed(stream, maxPendingChars);
+  const feed = new DelimitedFeed(stream, maxPendingChars, required);
   feed.start(delimiter);
   try {
     yield* feed.take();

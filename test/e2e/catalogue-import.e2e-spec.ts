@@ -136,6 +136,46 @@ describe('catalogue:import (e2e, spawned process)', () => {
     });
   }, 180000);
 
+  // Found by trying real exports: one NUL byte failed the whole import (PostgreSQL refused the chunk's
+  // transaction), leaving chunks before and after it and none of its own; Latin-1 bytes became
+  // U+FFFD and two ids read the same; a header of Merchant's `g:` names rejected every row, exit 0.
+  it('rejects a row with a NUL or non-UTF-8 bytes by its line, reads g: and spaced header names, and stops on a header without a required column', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'feed-bytes-'));
+    const run = `${process.pid}-${Date.now()}`;
+    const row = (id: string, title: string) =>
+      Buffer.from(
+        `${id},${title},Brand,10.00 USD,https://shop.example.com/${id},https://cdn.example.com/${id}.jpg\n`,
+      );
+    const file = join(dir, 'bytes.csv');
+    writeFileSync(
+      file,
+      Buffer.concat([
+        Buffer.from('g:id,Title,g:brand,g:price,Link,Image Link\n'),
+        row(`bytes-${run}-1`, 'Fine coat'),
+        row(`bytes-${run}-2`, 'Null\u0000byte'),
+        Buffer.from(`bytes-${run}-3,Caf`),
+        Buffer.from([0xe9]), // é in Latin-1
+        Buffer.from(` jumper,Brand,10.00 USD,https://shop.example.com/x,https://cdn.example.com/x.jpg\n`),
+        row(`bytes-${run}-4`, 'Fine dress'),
+      ]),
+    );
+    const res = cli('catalogue:import', '--file', file);
+    expect({ code: res.code, stderr: res.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
+    const summary = JSON.parse(res.stdout) as { inserted: number; rejected: number; rejections: unknown[] };
+    expect(summary).toMatchObject({ inserted: 2, rejected: 2 });
+    expect(summary.rejections).toEqual([
+      { line: 3, reason: 'title holds a NUL character' },
+      { line: 4, reason: 'title holds bytes that are not UTF-8 (save the feed as UTF-8)' },
+    ]);
+
+    const headerless = join(dir, 'no-image.csv');
+    writeFileSync(headerless, 'id,title,price,link\nx,Coat,10.00 USD,https://shop.example.com/x\n');
+    const stopped = cli('catalogue:import', '--file', headerless);
+    expect(stopped.code).toBe(1);
+    expect(stopped.stdout).toBe('');
+    expect(stopped.stderr).toContain('line 1: the header has no image_link column');
+  }, 120000);
+
   it('fails with a clear message for a missing file or option', () => {
     const missing = cli('catalogue:import');
     expect(missing.code).not.toBe(0);
