@@ -26,8 +26,41 @@ describe('configuration', () => {
     expect(c.throttle.createPerMin).toBe(7);
   });
 
+  it('reads a variable set to the empty string as unset, as .env.example lists the optional ones', () => {
+    const c = buildConfig(
+      validateEnv({
+        METRICS_TOKEN: '',
+        OPENAI_TEXT_MODEL: '',
+        OPENAI_MODEL: '',
+        PORT: '',
+        DB_MIGRATIONS_RUN: '',
+      }),
+    );
+    expect(c.metrics.token).toBe('');
+    expect(c.taste.openai.textModel).toBe(buildConfig(validateEnv({})).taste.openai.textModel);
+    expect(c.taste.openai.textModel).not.toBe('');
+    expect(c.app.port).toBe(3000);
+    expect(c.db.migrationsRun).toBe(true);
+  });
+
+  it.each([
+    ['TRUE', true],
+    ['1', true],
+    ['False', false],
+    ['0', false],
+  ])('reads the boolean %s as %s', (value, expected) => {
+    expect(buildConfig(validateEnv({ DB_MIGRATIONS_RUN: value })).db.migrationsRun).toBe(expected);
+  });
+
   it.each([
     ['PORT', 'abc'],
+    // Any word but true/false/1/0 was false, silently: `yes` turned migrations off.
+    ['DB_MIGRATIONS_RUN', 'yes'],
+    ['ALLOW_HTTP_PUBLIC_URL', 'on'],
+    // `lots` stopped the start without naming the variable; `-5mb` answered every create 413.
+    ['BODY_LIMIT', 'lots'],
+    ['BODY_LIMIT', '-5mb'],
+    ['BODY_LIMIT', '0'],
     ['STORAGE_DRIVER', 'ftp'],
     ['TASTE_PROVIDER', 'magic'],
     ['DATABASE_URL', 'mysql://x'],

@@ -18,8 +18,13 @@ import {
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : Number(value);
-const toBool = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : value === true || value === 'true' || value === '1';
+/** `true`/`1` and `false`/`0` in any case; anything else stays as given, so `@IsBoolean` names it. */
+const toBool = ({ value }: { value: unknown }) => {
+  if (value === undefined || value === '' || typeof value === 'boolean')
+    return value === '' ? undefined : value;
+  const v = String(value).trim().toLowerCase();
+  return v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : value;
+};
 
 /**
  * A connection string with one of `protocols`, as the driver reads it (WHATWG URL): unlike `@IsUrl`, it
@@ -153,7 +158,9 @@ export class EnvDto {
 
   @IsOptional() @IsString() IMAGE_FETCH_ALLOWED_HOSTS?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(100) IMAGE_FETCH_TIMEOUT_MS?: number;
-  @IsOptional() @IsString() BODY_LIMIT?: string;
+  @IsOptional()
+  @Matches(/^[1-9]\d*(\.\d+)?\s*(b|kb|mb|gb)?$/i, { message: 'must be a size such as 70mb or 1048576' })
+  BODY_LIMIT?: string;
 
   @IsOptional() @IsString() WEBHOOK_ALLOWED_HOSTS?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(10000) WEBHOOK_TIMEOUT_MS?: number;
@@ -221,9 +228,14 @@ export function productionProblems(env: EnvDto): string[] {
   return problems;
 }
 
-/** Validates raw env; throws an Error whose message names every bad variable. */
+/**
+ * Validates raw env; throws an Error whose message names every bad variable. A variable set to the empty
+ * string is unset: `.env.example` (and so `docker run --env-file`) lists the optional ones empty, and
+ * `METRICS_TOKEN=` failed its minimum length while `OPENAI_TEXT_MODEL=` sent the model "".
+ */
 export function validateEnv(raw: Record<string, unknown>): EnvDto {
-  const env = plainToInstance(EnvDto, raw, { enableImplicitConversion: false });
+  const set = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== ''));
+  const env = plainToInstance(EnvDto, set, { enableImplicitConversion: false });
   const errors = validateSync(env, { skipMissingProperties: false, whitelist: false });
   if (errors.length > 0) {
     const lines = errors.map(

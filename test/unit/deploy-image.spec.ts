@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
 import { readmeConfigNames, readText, readYamlDocs, ROOT } from '../support/deploy';
+import { validateEnv } from '../../src/config/env.schema';
 
 /**
  * The Dockerfile, .dockerignore, docker-compose.yml and .env.example, checked by reading them (no container
@@ -250,6 +251,20 @@ describe('docker-compose.yml', () => {
 });
 
 describe('.env.example', () => {
+  // `docker run --env-file .env` with the file as shipped: `METRICS_TOKEN=` (empty) stopped every
+  // process with "must be longer than or equal to 16 characters".
+  it('is a configuration the service starts with once its two secrets are set', () => {
+    const env = Object.fromEntries(
+      readText('.env.example')
+        .split('\n')
+        .map((l) => /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(l))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => [m[1], m[2]]),
+    );
+    const secret = 'x'.repeat(40);
+    expect(() => validateEnv({ ...env, API_KEY_PEPPER: secret, SESSION_SECRET: `${secret}y` })).not.toThrow();
+  });
+
   it('lists every variable of the README configuration table', () => {
     const listed = new Set(
       readText('.env.example')
