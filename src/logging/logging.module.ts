@@ -58,7 +58,13 @@ const LOG_FLUSH_MS = 100;
 class LogDestinationModule {}
 
 const REDACTED = '[redacted]';
-const REQUEST_SECRET_HEADERS = ['authorization', 'cookie', 'x-csrf-token'];
+const REQUEST_SECRET_HEADERS = [
+  'authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'cookie',
+  'x-csrf-token',
+];
 const RESPONSE_SECRET_HEADERS = ['set-cookie'];
 
 /** The headers with the secret ones replaced by `[redacted]` (a copy only when there is one). */
@@ -89,6 +95,23 @@ function responseHeaders(headers: Record<string, unknown> | undefined): Record<s
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const KEY_IN_TEXT = /tpk_[0-9A-Za-z]+/g;
 
+/**
+ * A request's headers for the log: the secret ones redacted, and an API key masked in any other (a
+ * client that sends its key in a header the service does not read: it was logged in clear).
+ */
+function requestHeaders(headers: Record<string, unknown>): Record<string, unknown> | undefined {
+  const logged = withoutSecrets(headers, REQUEST_SECRET_HEADERS);
+  if (!logged) return logged;
+  let copy: Record<string, unknown> | undefined;
+  for (const name in logged) {
+    const value = logged[name];
+    if (typeof value !== 'string' || !value.includes('tpk_')) continue;
+    copy ??= { ...logged };
+    copy[name] = value.replace(KEY_IN_TEXT, 'tpk_[redacted]');
+  }
+  return copy ?? logged;
+}
+
 /** A caller's X-Request-Id is kept when it is safe to log; otherwise a new UUID is issued. */
 export function requestId(req: IncomingMessage & { id?: unknown }, res: ServerResponse): string {
   if (typeof req.id === 'string') return req.id;
@@ -115,7 +138,7 @@ export function requestId(req: IncomingMessage & { id?: unknown }, res: ServerRe
               id: req.id,
               method: req.method,
               url: String(req.url).replace(KEY_IN_TEXT, 'tpk_[redacted]'),
-              headers: withoutSecrets(req.headers, REQUEST_SECRET_HEADERS),
+              headers: requestHeaders(req.headers),
             }),
             res: (res: { statusCode: number; headers: Record<string, unknown> }) => ({
               statusCode: res.statusCode,

@@ -82,6 +82,16 @@ describe('structured logs (e2e, spawned server)', () => {
       headers: { 'x-request-id': 'log-test-2' },
     });
     expect(inQuery.status).toBe(401);
+    // A key in a header the service does not read (a client's mistake) was logged in clear.
+    const elsewhere = await fetch(`${base}/api/v1/org/me`, {
+      headers: {
+        'x-request-id': 'log-test-3',
+        'x-api-key': key,
+        'proxy-authorization': `Bearer ${key}`,
+        'x-custom': `token=${key}`,
+      },
+    });
+    expect(elsewhere.status).toBe(401);
     await new Promise((r) => setTimeout(r, 300));
 
     const lines = logs
@@ -92,6 +102,12 @@ describe('structured logs (e2e, spawned server)', () => {
     expect(first?.req?.headers?.authorization).toBe('[redacted]');
     const second = lines.find((l) => l.req?.id === 'log-test-2');
     expect(second?.req?.url).toBe('/api/v1/org/me?api_key=tpk_[redacted]');
+    const third = lines.find((l) => l.req?.id === 'log-test-3');
+    expect(third?.req?.headers).toMatchObject({
+      'x-api-key': '[redacted]',
+      'proxy-authorization': '[redacted]',
+      'x-custom': 'token=tpk_[redacted]',
+    });
     expect(logs).not.toContain(key);
     expect(logs).not.toContain(key.slice(4));
   });
