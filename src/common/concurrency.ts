@@ -49,3 +49,17 @@ export async function mapBounded<T, R>(
   if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));
   return results;
 }
+
+/** `work`, or a rejection with `message` after `ms`; the timer never keeps the process alive. */
+export function withTimeout<T>(
+  work: Promise<T>,
+  ms: number,
+  message = `timed out after ${ms} ms`,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+    timer.unref();
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

@@ -3,7 +3,6 @@ import { Module } from '@nestjs/common';
 import type { ConnectionOptions, Telemetry } from 'bullmq';
 import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Queue } from 'bullmq';
 import { AllConfig } from '../config/configuration';
 import { redisConnectionOptions } from '../redis/redis-url';
 import { JobEntity } from './job.entity';
@@ -11,16 +10,13 @@ import { GENERATION_PRODUCER, QueueName } from './job.types';
 import { JobsController } from './jobs.controller';
 import { JobsRepository } from './jobs.repository';
 import { ENQUEUE_TIMEOUT_MS, JobsService } from './jobs.service';
-import { listenToQueueErrors, queueErrorListener } from './queue-errors';
+import { failFastQueue, queueErrorListener, reconnectDelay } from './queue-errors';
 
 /** Queue and worker spans (add, process) when tracing is on; bullmq-otel is not even loaded otherwise. */
 async function queueTelemetry(config: ConfigService<AllConfig, true>): Promise<Telemetry | undefined> {
   if (!config.get('tracing', { infer: true }).enabled) return undefined;
   return new (await import('bullmq-otel')).BullMQOtel({ tracerName: 'bullmq' });
 }
-
-/** Reconnect quickly after a Redis outage (BullMQ's default backs off to 20 s between attempts). */
-const reconnectDelay = (attempt: number): number => Math.min(250 * attempt, 2000);
 
 @Module({
   imports: [
@@ -54,22 +50,13 @@ const reconnectDelay = (attempt: number): number => Math.min(250 * attempt, 2000
       provide: GENERATION_PRODUCER,
       inject: [ConfigService],
       useFactory: async (config: ConfigService<AllConfig, true>) =>
-        listenToQueueErrors(
-          new Queue(QueueName.Generation, {
-            telemetry: await queueTelemetry(config),
-            connection: {
-              ...redisConnectionOptions(config.get('redis', { infer: true }).url),
-              enableOfflineQueue: false,
-              // Nor is an add that was in flight when the connection dropped sent again on reconnect.
-              autoResendUnfulfilledCommands: false,
-              maxRetriesPerRequest: 1,
-              commandTimeout: ENQUEUE_TIMEOUT_MS,
-              retryStrategy: reconnectDelay,
-            } as ConnectionOptions,
-            prefix: config.get('queue', { infer: true }).prefix,
-          }),
-          'generation producer',
-        ),
+        failFastQueue(QueueName.Generation, {
+          redisUrl: config.get('redis', { infer: true }).url,
+          prefix: config.get('queue', { infer: true }).prefix,
+          commandTimeoutMs: ENQUEUE_TIMEOUT_MS,
+          telemetry: await queueTelemetry(config),
+          label: 'generation producer',
+        }),
     },
     queueErrorListener(QueueName.Generation, 'generation'),
   ],

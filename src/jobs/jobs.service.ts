@@ -1,8 +1,8 @@
-import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, NotFoundException, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { EntityManager } from 'typeorm';
 import { OrgContext } from '../auth/org-context';
+import { withTimeout } from '../common/concurrency';
 import { isUuid } from '../common/validation';
 import { JobResponseDto } from './dto/job.dto';
 import { JobEntity } from './job.entity';
@@ -24,16 +24,6 @@ export const ENQUEUE_TIMEOUT_MS = 5000;
 /** Where a job stands in BullMQ: gone (never added, or Redis lost it), failed for good, or anything else. */
 export type QueueEntryState = 'missing' | 'failed' | 'present';
 
-/** Rejects after `ms` with `message`; the timer never keeps the process alive. */
-function within<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-    timer.unref();
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
-
 /** Job rows (the state clients poll) and the only way work is added to a queue. */
 @Injectable()
 export class JobsService implements OnApplicationShutdown {
@@ -42,11 +32,11 @@ export class JobsService implements OnApplicationShutdown {
   constructor(
     private readonly repo: JobsRepository,
     @Inject(GENERATION_PRODUCER) private readonly generationQueue: Queue,
-    @InjectQueue(QueueName.Generation) registeredQueue: Queue,
     metrics: MetricsService,
   ) {
-    // `queue_jobs` reads the generation queue's counts when Prometheus scrapes.
-    metrics.watchQueue(QueueName.Generation, () => registeredQueue.getJobCounts(...QUEUE_STATES));
+    // `queue_jobs` reads the generation queue's counts when Prometheus scrapes, through the producer's
+    // connection: it fails at once while Redis is away, where the registered queue's would wait.
+    metrics.watchQueue(QueueName.Generation, () => generationQueue.getJobCounts(...QUEUE_STATES));
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -66,7 +56,7 @@ export class JobsService implements OnApplicationShutdown {
    */
   async enqueue<N extends JobName>(name: N, payload: JobPayloads[N] & { jobId: string }): Promise<void> {
     await this.queueReady();
-    await within(
+    await withTimeout(
       this.generationQueue.add(name, payload, {
         jobId: payload.jobId,
         attempts: GENERATION_ATTEMPTS,
@@ -82,7 +72,11 @@ export class JobsService implements OnApplicationShutdown {
   /** The job's BullMQ entry, for the reconciler. Throws when Redis cannot be asked. */
   async queueState(jobId: string): Promise<QueueEntryState> {
     await this.queueReady();
-    const state = await within(this.generationQueue.getJobState(jobId), ENQUEUE_TIMEOUT_MS, 'queue timeout');
+    const state = await withTimeout(
+      this.generationQueue.getJobState(jobId),
+      ENQUEUE_TIMEOUT_MS,
+      'queue timeout',
+    );
     if (state === 'unknown') return 'missing';
     return state === 'failed' ? 'failed' : 'present';
   }
@@ -105,7 +99,7 @@ export class JobsService implements OnApplicationShutdown {
    * ENQUEUE_TIMEOUT_MS. Nothing is sent before that, so a refused add never runs later.
    */
   private async queueReady(): Promise<void> {
-    const client = await within(
+    const client = await withTimeout(
       this.generationQueue.getBackend().client,
       ENQUEUE_TIMEOUT_MS,
       'queue is not connected',
@@ -113,7 +107,7 @@ export class JobsService implements OnApplicationShutdown {
     if (client.status === 'ready') return;
     let onReady: (() => void) | undefined;
     try {
-      await within(
+      await withTimeout(
         new Promise<void>((resolve) => {
           onReady = resolve;
           client.once('ready', onReady);

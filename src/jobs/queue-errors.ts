@@ -1,6 +1,7 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import { Logger, Provider } from '@nestjs/common';
-import type { Queue } from 'bullmq';
+import { ConnectionOptions, Queue, Telemetry } from 'bullmq';
+import { redisConnectionOptions } from '../redis/redis-url';
 
 /**
  * Listens to a queue's connection errors from the moment it exists. BullMQ prints an error that
@@ -22,4 +23,36 @@ export function queueErrorListener(queueName: string, name: string): Provider {
     inject: [getQueueToken(queueName)],
     useFactory: (queue: Queue) => listenToQueueErrors(queue, name),
   };
+}
+
+/** Reconnect quickly after a Redis outage (BullMQ's default backs off to 20 s between attempts). */
+export const reconnectDelay = (attempt: number): number => Math.min(250 * attempt, 2000);
+
+/**
+ * A queue handle on a connection without an offline queue: while Redis is unreachable a command fails
+ * at once instead of waiting in ioredis's queue, and one without an answer gives up after
+ * `commandTimeoutMs` (docs/decisions/0019-stuck-job-reconciler.md). For adds that must not run after
+ * the client was told 503, and for reads that must not hang (the `queue_jobs` metric): a command
+ * waiting in a registered queue's offline queue also held its close, and so the process's shutdown.
+ */
+export function failFastQueue(
+  name: string,
+  opts: { redisUrl: string; prefix: string; commandTimeoutMs: number; telemetry?: Telemetry; label: string },
+): Queue {
+  return listenToQueueErrors(
+    new Queue(name, {
+      telemetry: opts.telemetry,
+      connection: {
+        ...redisConnectionOptions(opts.redisUrl),
+        enableOfflineQueue: false,
+        // Nor is a command that was in flight when the connection dropped sent again on reconnect.
+        autoResendUnfulfilledCommands: false,
+        maxRetriesPerRequest: 1,
+        commandTimeout: opts.commandTimeoutMs,
+        retryStrategy: reconnectDelay,
+      } as ConnectionOptions,
+      prefix: opts.prefix,
+    }),
+    opts.label,
+  );
 }

@@ -4,6 +4,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type Redis from 'ioredis';
+import { withTimeout } from '../common/concurrency';
 import { AllConfig } from '../config/configuration';
 import { REDIS } from '../redis/redis.module';
 import { CATALOGUE_IMPORT_METRICS_KEY } from './catalogue-import-metrics';
@@ -11,6 +12,8 @@ import { CATALOGUE_IMPORT_METRICS_KEY } from './catalogue-import-metrics';
 export type RateLimitBudget = 'general' | 'create' | 'search';
 export type GenerationOutcome = 'ready' | 'failed';
 export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+/** How long a scrape waits for one queue's counts before it answers without them. */
+export const QUEUE_COUNTS_TIMEOUT_MS = 1000;
 export type QueueState = (typeof QUEUE_STATES)[number];
 export const IMPORT_OUTCOMES = ['inserted', 'updated', 'unchanged', 'rejected'] as const;
 export { CATALOGUE_IMPORT_METRICS_KEY };
@@ -104,7 +107,8 @@ export class MetricsService {
         this.reset();
         await Promise.all(
           [...queues].map(async ([queue, counts]) => {
-            const c = await counts().catch(() => null);
+            // Bounded: a scrape during a Redis outage answers without the queue's gauge, never hangs.
+            const c = await withTimeout(counts(), QUEUE_COUNTS_TIMEOUT_MS).catch(() => null);
             if (!c) return;
             for (const state of QUEUE_STATES) this.set({ queue, state }, c[state] ?? 0);
           }),

@@ -28,3 +28,10 @@ export const DELIVER_WEBHOOK_JOB = 'deliver-webhook';
 export interface DeliverWebhookPayload {
   deliveryId: string;
 }
+
+/**
+ * A fail-fast handle on the webhook queue (`failFastQueue`) that the `queue_jobs` metric reads: the
+ * registered queue's connection waits for Redis, and a scrape during an outage hung, and its pending
+ * command then held the process's shutdown.
+ */
+export const WEBHOOK_QUEUE_COUNTS = Symbol('WEBHOOK_QUEUE_COUNTS');

@@ -3,8 +3,11 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { JobsModule } from '../jobs/jobs.module';
-import { queueErrorListener } from '../jobs/queue-errors';
-import { WEBHOOK_QUEUE } from './webhook.types';
+import { ConfigService } from '@nestjs/config';
+import { AllConfig } from '../config/configuration';
+import { failFastQueue, queueErrorListener } from '../jobs/queue-errors';
+import { QUEUE_COUNTS_TIMEOUT_MS } from '../metrics/metrics.service';
+import { WEBHOOK_QUEUE, WEBHOOK_QUEUE_COUNTS } from './webhook.types';
 import { WebhookAttemptEntity } from './webhook-attempt.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
@@ -22,7 +25,22 @@ import { WebhooksService } from './webhooks.service';
     AuditModule,
   ],
   controllers: [WebhooksController],
-  providers: [WebhooksRepository, WebhooksService, queueErrorListener(WEBHOOK_QUEUE, 'webhook')],
+  providers: [
+    WebhooksRepository,
+    WebhooksService,
+    queueErrorListener(WEBHOOK_QUEUE, 'webhook'),
+    {
+      provide: WEBHOOK_QUEUE_COUNTS,
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<AllConfig, true>) =>
+        failFastQueue(WEBHOOK_QUEUE, {
+          redisUrl: config.get('redis', { infer: true }).url,
+          prefix: config.get('queue', { infer: true }).prefix,
+          commandTimeoutMs: QUEUE_COUNTS_TIMEOUT_MS,
+          label: 'webhook counts',
+        }),
+    },
+  ],
   exports: [WebhooksService],
 })
 export class WebhooksModule {}

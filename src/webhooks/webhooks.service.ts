@@ -3,6 +3,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import {
   BadRequestException,
   ConflictException,
+  Inject,
   Injectable,
   Logger,
   NotFoundException,
@@ -35,6 +36,7 @@ import {
   MAX_WEBHOOKS_PER_ORG,
   WEBHOOK_EVENTS,
   WEBHOOK_QUEUE,
+  WEBHOOK_QUEUE_COUNTS,
   WEBHOOK_TEST_EVENT,
   WebhookEvent,
 } from './webhook.types';
@@ -67,6 +69,7 @@ export class WebhooksService implements OnModuleDestroy {
     private readonly repo: WebhooksRepository,
     private readonly audit: AuditService,
     @InjectQueue(WEBHOOK_QUEUE) private readonly queue: Queue<DeliverWebhookPayload>,
+    @Inject(WEBHOOK_QUEUE_COUNTS) private readonly counts: Queue,
     private readonly metrics: MetricsService,
     config: ConfigService<AllConfig, true>,
   ) {
@@ -75,7 +78,7 @@ export class WebhooksService implements OnModuleDestroy {
     this.sender = new WebhookSender(this.outbound);
     this.attempts = hooks.attempts;
     this.retryBaseMs = hooks.retryBaseMs;
-    this.metrics.watchQueue(WEBHOOK_QUEUE, () => this.queue.getJobCounts(...QUEUE_STATES));
+    this.metrics.watchQueue(WEBHOOK_QUEUE, () => this.counts.getJobCounts(...QUEUE_STATES));
   }
 
   async create(ctx: OrgContext, dto: WebhookCreateDto): Promise<WebhookCreateResponseDto> {
@@ -287,6 +290,7 @@ export class WebhooksService implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     await this.sender.close();
+    await this.counts.close().catch(() => undefined);
   }
 
   /** 400 naming the rule when the URL may not receive events (checked again at every delivery). */

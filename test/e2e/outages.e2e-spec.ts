@@ -207,6 +207,12 @@ describe('outages (e2e, spawned service, own Redis and PostgreSQL)', () => {
     await new Promise((r) => setTimeout(r, 3000));
     expect(svc.output()).not.toMatch(/^Error: /m);
 
+    // A scrape answers without the queue gauge: it hung, reading job counts through a connection that
+    // waits for Redis, and its pending command then held the shutdown too (exit 1 by the watchdog).
+    const metrics = await fetch(`${svc.baseUrl}/metrics`, { signal: AbortSignal.timeout(15000) });
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toContain('# TYPE http_request_duration_seconds histogram');
+
     // BullMQ's graceful close of a worker waits for its connection to come back: the drain used to
     // hang until the watchdog ended the process with exit 1 (delay + grace + 15 s).
     svc.child.kill('SIGTERM');
