@@ -25,9 +25,14 @@ async function main(): Promise<void> {
     command === undefined ||
     !CLI_COMMAND_NAMES.includes(command) ||
     process.argv.some((a) => a === '--help' || a === '-h');
-  const cliModule = (await import('./cli/cli.module')).CliModule.forRoot(
-    helpOnly ? { ...config, db: { ...config.db, connect: false } } : config,
-  );
+  // `migration:run` applies the migrations itself, to report them: run at the connection (the default,
+  // DB_MIGRATIONS_RUN=true) they were applied before it and it printed `{ "applied": [] }`.
+  const db = helpOnly
+    ? { ...config.db, connect: false }
+    : command === 'migration:run'
+      ? { ...config.db, migrationsRun: false }
+      : config.db;
+  const cliModule = (await import('./cli/cli.module')).CliModule.forRoot({ ...config, db });
   const { ensureDatabase } = await import('./database/ensure-database');
   // `npm run demo` on a bare PostgreSQL: the database must exist before the CLI module connects.
   if (!helpOnly && ['demo:bootstrap', 'catalogue:demo'].includes(process.argv[2]))
