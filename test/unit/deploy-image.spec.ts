@@ -237,6 +237,10 @@ describe('docker-compose.yml', () => {
     const lbMounts = (services.lb.volumes ?? []).map(String);
     const conf = lbMounts.find((v) => v.includes('nginx.conf'))!.split(':')[0];
     expect(readText(conf)).toMatch(/server api:3000/);
+    // Behind that one proxy the api trusts one hop, and nginx sets the headers it reads.
+    expect(services.api.environment?.TRUST_PROXY).toBe('1');
+    expect(readText(conf)).toMatch(/proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;/);
+    expect(readText(conf)).toMatch(/proxy_set_header X-Forwarded-Proto \$scheme;/);
   });
 
   it('mounts only files that are committed', () => {
