@@ -26,6 +26,11 @@ describe('configuration', () => {
     expect(c.throttle.createPerMin).toBe(7);
   });
 
+  it('names a value that is no number as given, with the type alone', () => {
+    expect(() => validateEnv({ PORT: 'abc' })).toThrow(/PORT="abc": PORT must be an integer number$/m);
+    expect(() => validateEnv({ PORT: '70000' })).toThrow(/PORT=70000: PORT must not be greater than 65535$/m);
+  });
+
   it('reads a variable set to the empty string as unset, as .env.example lists the optional ones', () => {
     const c = buildConfig(
       validateEnv({
