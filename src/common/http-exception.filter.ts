@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Request, Response } from 'express';
 import { unreachableDependency } from './dependency-errors';
 import { errorReason } from './domain-exception';
+import { BARE_JSON_VALUE, isBareJsonValue } from './json-bytes';
 import { ServerErrorLog } from './server-error-log';
 
 interface ErrorBody {
@@ -118,7 +119,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
         return { message: 'Request body too large.', status: 413, code: CODES[413] };
       }
       if (e.type === 'entity.parse.failed') {
-        return { message: 'Malformed JSON in request body.', status: 400, code: 'malformed_json' };
+        // body-parser keeps the text it refused in `body`; parseStrictJson names a bare value itself.
+        const bare = e.message === BARE_JSON_VALUE || isBareJsonValue((exception as { body?: unknown }).body);
+        const message = bare ? BARE_JSON_VALUE : 'Malformed JSON in request body.';
+        return { message, status: 400, code: 'malformed_json' };
       }
       const message = e.expose && e.message ? e.message : (CODES[status] ?? 'Bad request').replace(/_/g, ' ');
       return { message, status, code: CODES[status] };

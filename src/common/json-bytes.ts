@@ -81,12 +81,33 @@ export function longPlainStrings(buf: Buffer, min = LONG_STRING_BYTES): Array<[n
   return found;
 }
 
+/** The answer to a body that is JSON but no object or array (`null`, `5`, `"text"`). */
+export const BARE_JSON_VALUE = 'Request body must be a JSON object or array.';
+
+/**
+ * Whether a body refused as malformed is in fact a bare JSON value (body-parser's strict mode refuses
+ * those with the same error type as broken JSON, and both read "Malformed JSON").
+ */
+export function isBareJsonValue(text: unknown): boolean {
+  if (typeof text !== 'string') return false;
+  const trimmed = text.trim();
+  if (trimmed === '' || trimmed[0] === '{' || trimmed[0] === '[') return false;
+  try {
+    JSON.parse(trimmed);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** body-parser's strict JSON: an empty body is `{}`; otherwise an object or an array. */
 export function parseStrictJson(text: string, reviver?: (key: string, value: unknown) => unknown): unknown {
   if (text.length === 0) return {};
   let i = 0;
   while (i < text.length && isWhitespace(text.charCodeAt(i))) i++;
-  if (text[i] !== '{' && text[i] !== '[') throw malformed('The body must be a JSON object or array.');
+  if (text[i] !== '{' && text[i] !== '[') {
+    throw malformed(isBareJsonValue(text) ? BARE_JSON_VALUE : 'The body is not JSON.');
+  }
   try {
     return JSON.parse(text, reviver) as unknown;
   } catch (err) {

@@ -232,20 +232,19 @@ describe('body handling before authentication, per-route limits and nesting dept
     const cut = await post(Buffer.from(JSON.stringify(body).slice(0, 150_000)), 'application/json');
     expect(cut.status).toBe(400);
     expect(cut.body).toEqual(expect.objectContaining({ status: 400, code: 'malformed_json' }));
-    // The same answer from the 1 MB parser of the other routes, and for a body that is a bare string.
-    for (const [path, text] of [
-      ['/api/v1/org/cores/00000000-0000-4000-8000-000000000000/products', '{"coreId": '],
-      ['/api/v1/org/cores', '"just a string"'],
+    // The same answer from the 1 MB parser of the other routes. A bare JSON value (valid JSON, no
+    // object) says so, from either parser: it read "Malformed JSON" too.
+    const search = '/api/v1/org/cores/00000000-0000-4000-8000-000000000000/products';
+    for (const [path, text, message] of [
+      [search, '{"coreId": ', 'Malformed JSON in request body.'],
+      [search, 'null', 'Request body must be a JSON object or array.'],
+      [search, ' 5 ', 'Request body must be a JSON object or array.'],
+      ['/api/v1/org/cores', '"just a string"', 'Request body must be a JSON object or array.'],
+      ['/api/v1/org/cores', 'nul', 'Malformed JSON in request body.'],
     ]) {
       const res = await http().post(path).set(auth()).set('Content-Type', 'application/json').send(text);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual(
-        expect.objectContaining({
-          status: 400,
-          code: 'malformed_json',
-          message: 'Malformed JSON in request body.',
-        }),
-      );
+      expect({ text, status: res.status }).toEqual({ text, status: 400 });
+      expect(res.body).toEqual(expect.objectContaining({ status: 400, code: 'malformed_json', message }));
     }
   });
 });
