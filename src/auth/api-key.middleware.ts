@@ -4,6 +4,7 @@ import { ApiKeysService } from './api-keys.service';
 import { AuthErrorCode, AuthException } from './auth.exception';
 import { KEY_PREFIX } from './api-key.format';
 import { RequestWithOrg } from './org-context';
+import { announcesBody } from '../common/body-parsing';
 
 const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
 
@@ -31,9 +32,7 @@ export class ApiKeyMiddleware implements NestMiddleware {
     } catch (err: unknown) {
       req.authFailure = err;
       res.setHeader('WWW-Authenticate', 'Bearer');
-      const hasBody =
-        req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-      if (hasBody) res.setHeader('Connection', 'close');
+      if (announcesBody(req)) res.setHeader('Connection', 'close');
     }
   }
 

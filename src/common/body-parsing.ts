@@ -66,15 +66,18 @@ export function acceptsLargeBody(method: string, path: string): boolean {
   );
 }
 
+/** Whether a request announces a body: a length above 0, or chunked. */
+export function announcesBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
 /**
- * A body the JSON parsers would not read: announced (a length above 0, or chunked) without a JSON
- * Content-Type (a form, text, none). Left unread, the API used to answer as if no body had been sent:
- * a search with its filters in a form body returned unfiltered products.
+ * A body the JSON parsers would not read: announced without a JSON Content-Type (a form, text, none).
+ * Left unread, the API used to answer as if no body had been sent: a search with its filters in a
+ * form body returned unfiltered products.
  */
-export function announcesNonJsonBody(req: Request): boolean {
-  const announced =
-    req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-  return announced && !req.is('application/json');
+function announcesNonJsonBody(req: Request): boolean {
+  return announcesBody(req) && !req.is('application/json');
 }
 
 function notJson(): UnsupportedMediaTypeException {

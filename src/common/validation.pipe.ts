@@ -1,36 +1,12 @@
 import { ArgumentMetadata, BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ClassConstructor, plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-
-/**
- * class-validator constraints that say what a value must be. When one of them fails, the others of
- * the field (its length, range or pattern) say nothing useful: a missing `name` was "name must be
- * shorter than or equal to 255 characters; name must be longer than or equal to 1 characters; name
- * must be a string", and `minPrice: "10"` began with "minPrice must not be less than 0".
- */
-const TYPE_CONSTRAINTS = new Set([
-  'isDefined',
-  'isString',
-  'isNumber',
-  'isInt',
-  'isBoolean',
-  'isArray',
-  'isObject',
-  'isEnum',
-  'isIn',
-  'nestedValidation',
-]);
-
-/** A field's messages: its type's alone when its type is wrong, else every one that failed. */
-function constraintMessages(constraints: Record<string, string>): string[] {
-  const typeFailures = Object.keys(constraints).filter((k) => TYPE_CONSTRAINTS.has(k));
-  return (typeFailures.length > 0 ? typeFailures : Object.keys(constraints)).map((k) => constraints[k]);
-}
+import { isUuid, typeFirstMessages } from './validation';
 
 function flatten(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((e) => {
     const path = parent ? `${parent}.${e.property}` : e.property;
-    const own = constraintMessages(e.constraints ?? {}).map((msg) =>
+    const own = typeFirstMessages(e.constraints ?? {}).map((msg) =>
       msg.startsWith(e.property) ? `${path}${msg.slice(e.property.length)}` : `${path}: ${msg}`,
     );
     return [...own, ...flatten(e.children ?? [], path)];
@@ -70,8 +46,6 @@ export function findNulCharacter(value: unknown, root: string): string | null {
  */
 export const MALFORMED_PATH_VALUE = 'malformed';
 
-const UUID_ANY_CASE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The global pipe: NUL characters refused in any body or query value (400), then class-validator. Every
  * path parameter is an id or an image's storage key: one holding a NUL is malformed, the route's 404;
@@ -83,7 +57,7 @@ class ApiValidationPipe extends ValidationPipe {
       if (findNulCharacter(value, 'param')) value = MALFORMED_PATH_VALUE;
       // A UUID names the same id in either letter case: its canonical spelling from here on, so an
       // answer (`DELETE`'s `id`) and the audit log never echo the caller's capitals.
-      else if (typeof value === 'string' && UUID_ANY_CASE.test(value)) value = value.toLowerCase();
+      else if (typeof value === 'string' && isUuid(value)) value = value.toLowerCase();
     } else if (metadata.type !== 'custom') {
       const path = findNulCharacter(
         value,

@@ -1,4 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
+import { typeFirstMessages } from '../common/validation';
 import { redisConnectionOptions } from '../redis/redis-url';
 import {
   IsBoolean,
@@ -18,15 +19,13 @@ import {
 
 /** A number, or the value as given when it is none (so the message shows `PORT="abc"`, not null). */
 const toInt = ({ value }: { value: unknown }) => {
-  if (value === undefined || value === '') return undefined;
   const n = Number(value);
-  return Number.isFinite(n) ? n : value;
+  return typeof value === 'string' && Number.isFinite(n) ? n : value;
 };
 /** `true`/`1` and `false`/`0` in any case; anything else stays as given, so `@IsBoolean` names it. */
 const toBool = ({ value }: { value: unknown }) => {
-  if (value === undefined || value === '' || typeof value === 'boolean')
-    return value === '' ? undefined : value;
-  const v = String(value).trim().toLowerCase();
+  if (typeof value !== 'string') return value;
+  const v = value.trim().toLowerCase();
   return v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : value;
 };
 
@@ -112,15 +111,6 @@ export function splitList(value: string | undefined): string[] {
 }
 
 /** The value as shown in a configuration error: the user and password of any URL in it are never printed. */
-/**
- * A variable's messages: its type's alone when the type is wrong (`PORT=abc` also listed "must not be
- * greater than 65535; must not be less than 0"), else every rule it broke.
- */
-function envMessages(constraints: Record<string, string>): string {
-  const type = ['isInt', 'isBoolean'].filter((k) => k in constraints);
-  return (type.length > 0 ? type : Object.keys(constraints)).map((k) => constraints[k]).join('; ');
-}
-
 function shown(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.replace(/\/\/[^/?#@\s]*@/g, '//***@'));
   return JSON.stringify(value);
@@ -251,7 +241,9 @@ export function validateEnv(raw: Record<string, unknown>): EnvDto {
   const env = plainToInstance(EnvDto, set, { enableImplicitConversion: false });
   const errors = validateSync(env, { skipMissingProperties: false, whitelist: false });
   if (errors.length > 0) {
-    const lines = errors.map((e) => `${e.property}=${shown(e.value)}: ${envMessages(e.constraints ?? {})}`);
+    const lines = errors.map(
+      (e) => `${e.property}=${shown(e.value)}: ${typeFirstMessages(e.constraints ?? {}).join('; ')}`,
+    );
     throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const unsafe = productionProblems(env);

@@ -8,7 +8,7 @@ import {
   Logger,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { unreachableDependency } from '../common/dependency-errors';
+import { Dependency, unreachableDependency } from '../common/dependency-errors';
 import { OUTAGE_RETRY_AFTER_SECONDS } from '../common/http-exception.filter';
 import { ServerErrorLog } from '../common/server-error-log';
 import { DashboardRequest, SignInRequiredException } from './dashboard-session';
@@ -16,7 +16,7 @@ import { DashboardViews } from './dashboard-views';
 import { userErrorText } from './user-error';
 
 /** What the error page says while PostgreSQL or Redis cannot be reached (a 503, as the API answers). */
-const UNAVAILABLE: Record<'database' | 'redis', string> = {
+const UNAVAILABLE: Record<Dependency, string> = {
   database: 'The dashboard cannot reach its database right now. Try again in a few seconds.',
   redis: 'The dashboard cannot reach its session store (Redis) right now. Try again in a few seconds.',
 };

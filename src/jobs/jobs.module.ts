@@ -10,7 +10,7 @@ import { GENERATION_PRODUCER, QueueName } from './job.types';
 import { JobsController } from './jobs.controller';
 import { JobsRepository } from './jobs.repository';
 import { ENQUEUE_TIMEOUT_MS, JobsService } from './jobs.service';
-import { failFastQueue, queueErrorListener, reconnectDelay } from './queue-errors';
+import { failFastQueue, queueErrorListener, reconnectDelay } from './queues';
 
 /** Queue and worker spans (add, process) when tracing is on; bullmq-otel is not even loaded otherwise. */
 async function queueTelemetry(config: ConfigService<AllConfig, true>): Promise<Telemetry | undefined> {

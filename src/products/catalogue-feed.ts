@@ -144,13 +144,9 @@ const STORED_TEXT = [
 function unstorableText(row: RawFeedRow): string | null {
   for (const key of STORED_TEXT) {
     const value = row[key];
-    // Two `includes`, not one character class: a feed's text is mostly Latin-1, where V8 knows at once
-    // that U+FFFD cannot occur, and a NUL is a memchr (a regular expression cost 15% of validation).
-    const nul = typeof value === 'string' && value.includes('\u0000');
-    if (!nul && !(typeof value === 'string' && value.includes('\uFFFD'))) continue;
-    return nul
-      ? `${key} holds a NUL character`
-      : `${key} holds bytes that are not UTF-8 (save the feed as UTF-8)`;
+    if (typeof value !== 'string') continue;
+    if (value.includes('\u0000')) return `${key} holds a NUL character`;
+    if (value.includes('\uFFFD')) return `${key} holds bytes that are not UTF-8 (save the feed as UTF-8)`;
   }
   return null;
 }

@@ -5,7 +5,7 @@ import { AuditModule } from '../audit/audit.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { ConfigService } from '@nestjs/config';
 import { AllConfig } from '../config/configuration';
-import { failFastQueue, queueErrorListener } from '../jobs/queue-errors';
+import { failFastQueue, queueErrorListener } from '../jobs/queues';
 import { QUEUE_COUNTS_TIMEOUT_MS } from '../metrics/metrics.service';
 import { WEBHOOK_QUEUE, WEBHOOK_QUEUE_COUNTS } from './webhook.types';
 import { WebhookAttemptEntity } from './webhook-attempt.entity';
