@@ -61,6 +61,8 @@ export interface RowTruth {
   price: number;
   /** The link a search result must carry: the affiliate link when the row has one, else `link`. */
   url: string;
+  /** False when the row's `availability` is `out_of_stock` (a search must never return it). */
+  inStock: boolean;
 }
 
 interface Category {
@@ -493,6 +495,7 @@ export function* feedRows(seed: number, rows: number): Generator<GeneratedRow> {
             gender,
             price,
             url: affiliate || link,
+            inStock: row.availability !== 'out_of_stock',
           },
         };
       }

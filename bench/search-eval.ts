@@ -16,7 +16,8 @@
  * - the same with the filters, and the share of results that honour them (price from the truth and
  *   the response, gender from the truth: women/men also take unisex);
  * - outerwear share with `query: "coat"` (truth category `outerwear`);
- * - `url` equal to the row's affiliate link (or its link when it has none) on every result.
+ * - `url` equal to the row's affiliate link (or its link when it has none) on every result;
+ * - no result out of stock (the row's `availability`).
  *
  * `--more-seeds A-B` (or `A,B,...`) evaluates more held-out seeds after those two, none ever tuned on,
  * and prints each family's P@10 (plain and filtered) over them: its mean, its minimum and on how many
@@ -78,6 +79,8 @@ interface CoreScore {
   filtersHonoured: number;
   filteredResults: number;
   urlsRight: number;
+  /** Results whose feed row is not out of stock. */
+  inStock: number;
   results: number;
   unknownIds: number;
   /** The plain search's results outside the core's families: `truth family (service's colour reason)` and count. */
@@ -165,6 +168,7 @@ async function evaluateSeed(seed: number): Promise<SeedResult> {
         }).length,
         filteredResults: filtered.length,
         urlsRight: all.filter((p) => t(p)?.url === p.url).length,
+        inStock: all.filter((p) => t(p)?.inStock === true).length,
         results: all.length,
         unknownIds: all.filter((p) => !t(p)).length,
         misses: missesOf(
@@ -253,6 +257,12 @@ function summary(r: SeedResult): Record<string, number> {
         1,
         sum((c) => c.results),
       ),
+    inStock:
+      sum((c) => c.inStock) /
+      Math.max(
+        1,
+        sum((c) => c.results),
+      ),
     unknownIds: sum((c) => c.unknownIds),
   };
 }
@@ -311,6 +321,7 @@ async function main(): Promise<void> {
     ["mixed cores: second family's share of ten, mean", '-', (s) => f2(s.mixedSecondShare)],
     ['filters honoured (share of filtered results)', '100%', (s) => pct(s.filtersHonoured, 1)],
     ['url = affiliate link (or link) on results', '100%', (s) => pct(s.urlRight, 1)],
+    ['in stock (not out_of_stock in the feed) on results', '100%', (s) => pct(s.inStock, 1)],
     ['results whose id is not in the feed', '0', (s) => String(s.unknownIds)],
   ];
   const st = summary(tune);

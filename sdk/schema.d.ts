@@ -67,7 +67,7 @@ export interface paths {
         put?: never;
         /**
          * Search products for a core
-         * @description Matches a ready core against the fashion and apparel catalogue and returns at most 10 products, best match first (no paging). The body is optional; `{}` searches on the taste profile alone. A core whose `coreStatus` is not `ready` gives 409: poll `GET /cores/{id}` and retry.
+         * @description Matches a ready core against the fashion and apparel catalogue and returns at most 10 products, best match first (no paging), never one its feed marks `out_of_stock`. The body is optional; `{}` searches on the taste profile alone. A core whose `coreStatus` is not `ready` gives 409: poll `GET /cores/{id}` and retry.
          */
         post: operations["searchProducts"];
         delete?: never;

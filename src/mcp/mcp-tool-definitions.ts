@@ -92,7 +92,7 @@ const SEARCH_PRODUCTS: ToolDefinition = {
   name: 'search_products',
   title: 'Search products for a core',
   description:
-    'Finds the 10 catalogue products (fashion and apparel) that best match a ready core, best first, ' +
+    'Finds the 10 catalogue products (fashion and apparel, in stock) that best match a ready core, best first, ' +
     'optionally narrowed by query, gender and price range. The core must have coreStatus "ready" ' +
     "(otherwise an error says so: poll get_core). Counts against the organization's search limit " +
     '(shared with POST /cores/{id}/products); a refused call says how many seconds to wait.',

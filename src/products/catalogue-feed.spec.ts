@@ -1,5 +1,6 @@
 import {
   formatFromName,
+  mapAvailability,
   mapGender,
   parsePrice,
   primaryColourName,
@@ -161,10 +162,41 @@ describe('validateFeedRow', () => {
     [{ description: 'caf\u0000' }, 'description holds a NUL character'],
     [{ id: 'sku-caf\uFFFD' }, 'id holds bytes that are not UTF-8'],
     [{ price: '129.00 XYZ' }, 'bad price'],
+    [{ availability: 'limited' }, 'unknown availability "limited"'],
+    [{ availability: ['in_stock'] }, 'unknown availability'],
   ])('rejects %p', (patch, reason) => {
     const result = validateFeedRow({ ...GOOD, ...patch });
     expect(result.ok).toBe(false);
     expect(!result.ok && result.reason).toContain(reason);
+  });
+});
+
+describe('mapAvailability', () => {
+  it.each([
+    ['in_stock', 'in_stock'],
+    ['In Stock', 'in_stock'],
+    [' out of stock ', 'out_of_stock'],
+    ['Out-of-Stock', 'out_of_stock'],
+    ['preorder', 'preorder'],
+    ['pre-order', 'preorder'],
+    ['backorder', 'backorder'],
+    ['back order', 'backorder'],
+  ])('reads %p as %p (Merchant Center and its older spellings)', (value, expected) => {
+    expect(mapAvailability(value)).toBe(expected);
+  });
+
+  it('counts an absent or empty value as unknown to the feed (null), anything else as invalid', () => {
+    expect(mapAvailability(undefined)).toBeNull();
+    expect(mapAvailability(null)).toBeNull();
+    expect(mapAvailability('  ')).toBeNull();
+    expect(mapAvailability('sold out')).toBe(false);
+    expect(mapAvailability('available for order')).toBe(false);
+    expect(mapAvailability(1)).toBe(false);
+  });
+
+  it('stores the folded value with the row', () => {
+    const result = validateFeedRow({ ...GOOD, availability: 'Out of Stock' });
+    expect(result.ok && result.row.availability).toBe('out_of_stock');
   });
 });
 

@@ -1,4 +1,4 @@
-import type { ProductGender } from './product.entity';
+import type { ProductAvailability, ProductGender } from './product.entity';
 
 /** A feed row as read from CSV/TSV (all strings) or JSON lines (any JSON values). */
 export type RawFeedRow = Record<string, unknown>;
@@ -19,7 +19,7 @@ export interface CatalogueRow {
   material: string | null;
   pattern: string | null;
   category: string | null;
-  availability: string | null;
+  availability: ProductAvailability | null;
 }
 
 export type FeedRowResult = { ok: true; row: CatalogueRow } | { ok: false; reason: string };
@@ -70,6 +70,34 @@ export function mapGender(value: unknown): ProductGender | null {
   const key = value.trim().toLowerCase();
   if (key === '') return 'unisex';
   return GENDERS[key] ?? null;
+}
+
+/**
+ * Merchant Center's `availability` values, by their spelling with case, spaces and hyphens folded
+ * (`in stock` and `In Stock` are the older specification's forms of `in_stock`).
+ */
+const AVAILABILITIES: Record<string, ProductAvailability> = {
+  in_stock: 'in_stock',
+  out_of_stock: 'out_of_stock',
+  preorder: 'preorder',
+  pre_order: 'preorder',
+  backorder: 'backorder',
+  back_order: 'backorder',
+};
+
+/**
+ * Feed `availability` to its Merchant Center value: null when absent or empty (the product counts as
+ * available), false when it names no value Merchant Center knows.
+ */
+export function mapAvailability(value: unknown): ProductAvailability | null | false {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') return false;
+  const key = value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '_');
+  if (key === '') return null;
+  return AVAILABILITIES[key] ?? false;
 }
 
 /** An absolute http(s) URL, or null. */
@@ -209,6 +237,13 @@ export function validateFeedRow(row: RawFeedRow): FeedRowResult {
     };
   }
   if (urls.longest > 2048) return { ok: false, reason: 'URL longer than 2048 characters' };
+  const availability = mapAvailability(row.availability);
+  if (availability === false) {
+    return {
+      ok: false,
+      reason: `unknown availability ${JSON.stringify(text(row, 'availability').slice(0, 40))} (in_stock, out_of_stock, preorder or backorder)`,
+    };
+  }
   return {
     ok: true,
     row: {
@@ -224,7 +259,7 @@ export function validateFeedRow(row: RawFeedRow): FeedRowResult {
       material: optional(row, 'material', 200),
       pattern: optional(row, 'pattern', 100),
       category: optional(row, 'product_type', 500) ?? optional(row, 'google_product_category', 500),
-      availability: optional(row, 'availability', 32),
+      availability,
     },
   };
 }

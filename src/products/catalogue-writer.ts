@@ -110,7 +110,7 @@ const MERGE_SETTINGS = `SET LOCAL synchronous_commit TO OFF; SET LOCAL work_mem 
 
 /**
  * The columns the search's plans rest on (`products.repository.ts`: the colour walk's index-only scan
- * over `idx_products_colour_cell`, its category, gender and price filters, the text branch's
+ * over `idx_products_colour_cell`, its availability, category, gender and price filters, the text branch's
  * `features @@`, the reads by id) and the merge's anti-join (`external_id`). ANALYZE of these alone
  * costs about a third of the whole table's (the others are long text: titles, descriptions and URLs,
  * whose statistics no query uses); autovacuum's analyze covers every column later.
@@ -118,6 +118,7 @@ const MERGE_SETTINGS = `SET LOCAL synchronous_commit TO OFF; SET LOCAL work_mem 
 const SEARCH_STATISTICS = [
   'id',
   'external_id',
+  'availability',
   'gender',
   'price',
   'colour_cell',

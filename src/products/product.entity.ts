@@ -23,6 +23,8 @@ export const COLOUR_CELL = `(round("colour_l" * 50)::integer * 64 + round("colou
 export const COLOUR_SAMPLE = `(hashtext("external_id") & 63)::smallint`;
 
 export type ProductGender = 'women' | 'men' | 'unisex';
+/** Merchant Center's availability; search never returns `out_of_stock` (docs/decisions/0055). */
+export type ProductAvailability = 'in_stock' | 'out_of_stock' | 'preorder' | 'backorder';
 
 /**
  * One row of the global product catalogue (not per organization), keyed by the feed's `id`.
@@ -51,7 +53,7 @@ export class ProductEntity {
   @Column({ type: 'varchar', length: 200, nullable: true }) material!: string | null;
   @Column({ type: 'varchar', length: 100, nullable: true }) pattern!: string | null;
   @Column({ type: 'varchar', length: 500, nullable: true }) category!: string | null;
-  @Column({ type: 'varchar', length: 32, nullable: true }) availability!: string | null;
+  @Column({ type: 'varchar', length: 32, nullable: true }) availability!: ProductAvailability | null;
   @Column({ name: 'colour_l', type: 'real', nullable: true }) colourL!: number | null;
   @Column({ name: 'colour_a', type: 'real', nullable: true }) colourA!: number | null;
   @Column({ name: 'colour_b', type: 'real', nullable: true }) colourB!: number | null;
@@ -59,8 +61,9 @@ export class ProductEntity {
     string | null;
   /**
    * The OKLab point on a 0.02 grid, the key of the nearest-colour candidates (`colour_cells`). Index
-   * (colour_cell, colour_sample) INCLUDE (category_key, gender, price, id): the colour walk filters in the
-   * index alone (migration 1795700000000); TypeORM cannot model INCLUDE, so it is left to the migration.
+   * (colour_cell, colour_sample) INCLUDE (category_key, gender, price, id) WHERE not out of stock: the
+   * colour walk filters in the index alone (migrations 1795700000000, 1796200000000); TypeORM cannot
+   * model INCLUDE, so it is left to the migrations.
    */
   @Index('idx_products_colour_cell', { synchronize: false })
   @Column({

@@ -88,6 +88,7 @@ export const PRODUCT_COLUMNS = {
   material: 'material',
   pattern: 'pattern',
   category: 'category',
+  availability: 'availability',
   categoryKey: 'category_key',
   colourL: 'colour_l',
   colourA: 'colour_a',
@@ -253,13 +254,20 @@ function textBranch(text: NonNullable<CandidatePlan['text']>, filters: SqlFragme
 }
 
 /**
- * The hard filters of a candidate query as ` AND ...` clauses over `products s`: category, gender
- * (`women`/`men` arrive with `unisex` already), price range and products the caller excluded.
- * The first three are INCLUDE columns of the colour index. Each value is bound once, however many
- * branches repeat the filters.
+ * The partial index's predicate (migration 1796200000000): a product the feed marks out of stock is
+ * never a candidate. Every candidate query repeats it word for word, which is what lets the planner
+ * use `idx_products_colour_cell` (it proves a query implies the predicate by matching the clause).
+ */
+export const IN_STOCK = `${PRODUCT_COLUMNS.availability} IS DISTINCT FROM 'out_of_stock'`;
+
+/**
+ * The hard filters of a candidate query as ` AND ...` clauses over `products s`: in stock (the colour
+ * index holds no other product), category, gender (`women`/`men` arrive with `unisex` already), price
+ * range and products the caller excluded. Category, gender and price are INCLUDE columns of the
+ * colour index. Each value is bound once, however many branches repeat the filters.
  */
 function hardFilters(q: CandidateFilters): SqlFragment {
-  const where: SqlFragment[] = [];
+  const where: SqlFragment[] = [raw(`s.${IN_STOCK}`)];
   if (q.categoryKey !== null && q.categoryKey !== undefined)
     where.push(sql`${col('s', 'categoryKey')} = ${param(q.categoryKey)}::smallint`);
   if (q.genders) where.push(sql`${col('s', 'gender')} = ANY(${param(q.genders)}::varchar[])`);

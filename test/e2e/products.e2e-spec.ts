@@ -157,6 +157,79 @@ describe('POST /api/v1/org/cores/{id}/products (e2e)', () => {
     }
   });
 
+  // A shopper sent to a product that cannot be bought: 1 in 6 rows of a realistic feed are out of stock,
+  // and the search returned them like any other. An organization of its own (the search budget).
+  it('never returns a product the feed marks out of stock, in any spelling', async () => {
+    const shopper = await createOrgWithKey(t.app);
+    const { coreId: own } = await createReadyCore(t, shopper, {
+      name: 'Camel',
+      images: [await colourPng('#c19a6b', 64)],
+    });
+    const { CatalogueImportService } = await import('../../src/products/catalogue-import.service');
+    const { CatalogueWriter } = await import('../../src/products/catalogue-writer');
+    const ds = t.app.get(DataSource);
+    const importer = new CatalogueImportService(new CatalogueWriter(ds));
+    const stock: [string, string | undefined][] = [
+      ['a', 'in_stock'],
+      ['b', 'out_of_stock'],
+      ['c', 'Out of Stock'],
+      ['d', 'preorder'],
+      ['e', undefined],
+      ['f', 'out-of-stock'],
+      ['g', 'backorder'],
+    ];
+    const ids = stock.map(([s]) => `stock-${process.pid}-${s}`);
+    async function* feed() {
+      for (const [i, [s, availability]] of stock.entries()) {
+        const id = ids[i];
+        yield {
+          line: i + 2,
+          row: {
+            id,
+            title: `Stock Studio camel wool coat ${s}`,
+            brand: 'Stock Studio',
+            price: '6262.00 USD',
+            link: `https://shop.example.com/${id}`,
+            image_link: `https://cdn.example.com/${id}.jpg`,
+            color: 'Camel',
+            material: 'wool',
+            product_type: 'Apparel & Accessories > Clothing > Outerwear > Coats',
+            ...(availability === undefined ? {} : { availability }),
+          },
+        };
+      }
+    }
+    try {
+      expect(await importer.importRows(feed())).toEqual(
+        expect.objectContaining({ inserted: 7, rejected: 0 }),
+      );
+      const stored = await ds.query(
+        `SELECT availability FROM products WHERE external_id = ANY($1) ORDER BY external_id`,
+        [ids],
+      );
+      expect(stored.map((r: { availability: string | null }) => r.availability)).toEqual([
+        'in_stock',
+        'out_of_stock',
+        'out_of_stock',
+        'preorder',
+        null,
+        'out_of_stock',
+        'backorder',
+      ]);
+      const available = [ids[0], ids[3], ids[4], ids[6]];
+      for (const body of [
+        { minPrice: 6262, maxPrice: 6262 },
+        { query: 'coat', minPrice: 6262, maxPrice: 6262 },
+        { query: 'stock studio wool', minPrice: 6262, maxPrice: 6262 },
+      ]) {
+        const res = await search(own, body, shopper.key).expect(200);
+        expect((res.body.products as { id: string }[]).map((p) => p.id).sort()).toEqual(available);
+      }
+    } finally {
+      await ds.query(`DELETE FROM products WHERE external_id = ANY($1)`, [ids]);
+    }
+  });
+
   it('narrows by the query, and a non-fashion query still returns clothing', async () => {
     const coat = await search(coreId, { query: 'coat' }).expect(200);
     expect(coat.body.query).toBe('coat');
@@ -280,6 +353,50 @@ describe('nearest-colour candidates (integration, real PostgreSQL)', () => {
     expect(nearest.filter((r) => colourFeatures(r.colour)?.name === 'camel').length).toBeGreaterThanOrEqual(
       3,
     );
+  });
+
+  it('reads no out-of-stock product in the walk, the text branch or the fallback', async () => {
+    const { ProductsRepository } = await import('../../src/products/products.repository');
+    const repo = t.app.get(ProductsRepository, { strict: false });
+    const ds = t.app.get(DataSource);
+    const out = await ds.query(
+      `SELECT count(*)::int AS n FROM products WHERE external_id LIKE 'e2eknn%' AND availability = 'out_of_stock'`,
+    );
+    expect(out[0].n).toBeGreaterThan(0); // the demo catalogue marks about one in ten
+    const none = { genders: null, minPrice: null, maxPrice: null };
+    const rows = [
+      ...(await repo.findCandidates({
+        ...none,
+        walks: [{ colour: { l: 0.6, a: 0, b: 0 }, take: 400 }],
+        text: { tsquery: 'coat | dress', near: null, take: 400 },
+      })),
+      ...(await repo.findAnyCandidates(none, 400)),
+    ];
+    expect(rows.length).toBeGreaterThan(400);
+    const stock = await ds.query(`SELECT DISTINCT availability FROM products WHERE id = ANY($1)`, [
+      rows.map((r) => r.id),
+    ]);
+    expect(stock.map((r: { availability: string | null }) => r.availability)).not.toContain('out_of_stock');
+  });
+
+  it('walks the partial colour index: every candidate query repeats its predicate', async () => {
+    const { candidateQuery } = await import('../../src/products/products.repository');
+    const plan = candidateQuery({
+      walks: [{ colour: { l: 0.6, a: 0, b: 0 }, take: 20 }],
+      text: null,
+      genders: ['women', 'unisex'],
+      minPrice: 10,
+      maxPrice: 900,
+    });
+    if (!plan) throw new Error('a walk reads');
+    const ds = t.app.get(DataSource);
+    const explained = await ds.transaction(async (m) => {
+      await m.query('SET LOCAL enable_seqscan = off');
+      await m.query('SET LOCAL enable_bitmapscan = off');
+      return m.query(`EXPLAIN ${plan.text}`, plan.values);
+    });
+    const text = (explained as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
+    expect(text).toMatch(/Index (Only )?Scan using idx_products_colour_cell/);
   });
 
   it('reads the text branch from the features index, bounded by its take', async () => {

@@ -88,7 +88,7 @@ describe('read replicas (e2e, a real PostgreSQL streaming replica)', () => {
           material: 'wool',
           pattern: null,
           category: 'coats',
-          availability: 'in stock',
+          availability: 'in_stock',
           colourL: null,
           colourA: null,
           colourB: null,

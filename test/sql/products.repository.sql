@@ -7,19 +7,19 @@ WITH picked AS MATERIALIZED (
   (SELECT x.id FROM
     (SELECT cell, walk_point <-> colour_walk_point(cube($1::float8[])) AS distance FROM colour_cells
      ORDER BY walk_point <-> colour_walk_point(cube($1::float8[])) LIMIT 256) c
-    CROSS JOIN LATERAL (SELECT s.id FROM products s WHERE s.colour_cell = c.cell
+    CROSS JOIN LATERAL (SELECT s.id FROM products s WHERE s.colour_cell = c.cell AND s.availability IS DISTINCT FROM 'out_of_stock'
       ORDER BY s.colour_sample LIMIT $2) x
     ORDER BY c.distance LIMIT $3)
   UNION ALL (SELECT x.id FROM
     (SELECT cell, walk_point <-> colour_walk_point(cube($4::float8[])) AS distance FROM colour_cells
      ORDER BY walk_point <-> colour_walk_point(cube($4::float8[])) LIMIT 256) c
-    CROSS JOIN LATERAL (SELECT s.id FROM products s WHERE s.colour_cell = c.cell
+    CROSS JOIN LATERAL (SELECT s.id FROM products s WHERE s.colour_cell = c.cell AND s.availability IS DISTINCT FROM 'out_of_stock'
       ORDER BY s.colour_sample LIMIT $5) x
     ORDER BY c.distance LIMIT $6)
   UNION ALL (SELECT x.id FROM
     (SELECT cell, walk_point <-> colour_walk_point(cube($7::float8[])) AS distance FROM colour_cells
      ORDER BY walk_point <-> colour_walk_point(cube($7::float8[])) LIMIT 256) c
-    CROSS JOIN LATERAL (SELECT s.id FROM products s WHERE s.colour_cell = c.cell
+    CROSS JOIN LATERAL (SELECT s.id FROM products s WHERE s.colour_cell = c.cell AND s.availability IS DISTINCT FROM 'out_of_stock'
       ORDER BY s.colour_sample LIMIT $8) x
     ORDER BY c.distance LIMIT $9)
 )
@@ -32,7 +32,7 @@ WITH picked AS MATERIALIZED (
   (SELECT x.id FROM
     (SELECT cell, walk_point <-> colour_walk_point(cube($1::float8[])) AS distance FROM colour_cells
      ORDER BY walk_point <-> colour_walk_point(cube($1::float8[])) LIMIT 256) c
-    CROSS JOIN LATERAL (SELECT s.id FROM products s WHERE s.colour_cell = c.cell AND s.category_key = $2::smallint
+    CROSS JOIN LATERAL (SELECT s.id FROM products s WHERE s.colour_cell = c.cell AND s.availability IS DISTINCT FROM 'out_of_stock' AND s.category_key = $2::smallint
       ORDER BY s.colour_sample LIMIT $3) x
     ORDER BY c.distance LIMIT $4)
 )
@@ -45,11 +45,11 @@ WITH picked AS MATERIALIZED (
   (SELECT x.id FROM
     (SELECT cell, walk_point <-> colour_walk_point(cube($1::float8[])) AS distance FROM colour_cells
      ORDER BY walk_point <-> colour_walk_point(cube($1::float8[])) LIMIT 256) c
-    CROSS JOIN LATERAL (SELECT s.id FROM products s WHERE s.colour_cell = c.cell AND s.category_key = $2::smallint AND s.gender = ANY($3::varchar[]) AND s.price >= $4 AND s.price <= $5 AND s.external_id <> ALL($6::text[])
+    CROSS JOIN LATERAL (SELECT s.id FROM products s WHERE s.colour_cell = c.cell AND s.availability IS DISTINCT FROM 'out_of_stock' AND s.category_key = $2::smallint AND s.gender = ANY($3::varchar[]) AND s.price >= $4 AND s.price <= $5 AND s.external_id <> ALL($6::text[])
       ORDER BY s.colour_sample LIMIT $7) x
     ORDER BY c.distance LIMIT $8)
   UNION ALL (SELECT m.id FROM (SELECT s.id, s.external_id, s.colour_l, s.colour_a, s.colour_b FROM products s
-      WHERE s.features @@ to_tsquery('english', $9) AND s.category_key = $2::smallint AND s.gender = ANY($3::varchar[]) AND s.price >= $4 AND s.price <= $5 AND s.external_id <> ALL($6::text[]) LIMIT 1000) m ORDER BY (m.colour_l - $10) ^ 2 + 4 * ((m.colour_a - $11) ^ 2
+      WHERE s.features @@ to_tsquery('english', $9) AND s.availability IS DISTINCT FROM 'out_of_stock' AND s.category_key = $2::smallint AND s.gender = ANY($3::varchar[]) AND s.price >= $4 AND s.price <= $5 AND s.external_id <> ALL($6::text[]) LIMIT 1000) m ORDER BY (m.colour_l - $10) ^ 2 + 4 * ((m.colour_a - $11) ^ 2
       + (m.colour_b - $12) ^ 2) NULLS LAST, m.external_id LIMIT $13)
 )
 SELECT s.id, s.external_id AS "externalId", s.title, s.designer, s.price, s.currency, s.url, s.media_url AS "mediaUrl", s.media_url_alt AS "mediaUrlAlt", s.gender, s.colour, s.material, s.pattern, s.category, s.category_key AS "categoryKey", s.colour_l AS "colourL", s.colour_a AS "colourA", s.colour_b AS "colourB", s.colour_family AS "colourFamily"
@@ -59,7 +59,7 @@ FROM (SELECT DISTINCT id FROM picked) p JOIN products s ON s.id = p.id;
 -- values: ["wool",120]
 WITH picked AS MATERIALIZED (
   (SELECT m.id FROM (SELECT s.id, s.external_id, s.colour_l, s.colour_a, s.colour_b FROM products s
-      WHERE s.features @@ to_tsquery('english', $1) LIMIT 1000) m ORDER BY m.external_id LIMIT $2)
+      WHERE s.features @@ to_tsquery('english', $1) AND s.availability IS DISTINCT FROM 'out_of_stock' LIMIT 1000) m ORDER BY m.external_id LIMIT $2)
 )
 SELECT s.id, s.external_id AS "externalId", s.title, s.designer, s.price, s.currency, s.url, s.media_url AS "mediaUrl", s.media_url_alt AS "mediaUrlAlt", s.gender, s.colour, s.material, s.pattern, s.category, s.category_key AS "categoryKey", s.colour_l AS "colourL", s.colour_a AS "colourA", s.colour_b AS "colourB", s.colour_family AS "colourFamily"
 FROM (SELECT DISTINCT id FROM picked) p JOIN products s ON s.id = p.id;
@@ -67,9 +67,9 @@ FROM (SELECT DISTINCT id FROM picked) p JOIN products s ON s.id = p.id;
 -- findAnyCandidates: no filters
 -- values: [300]
 SELECT s.id, s.external_id AS "externalId", s.title, s.designer, s.price, s.currency, s.url, s.media_url AS "mediaUrl", s.media_url_alt AS "mediaUrlAlt", s.gender, s.colour, s.material, s.pattern, s.category, s.category_key AS "categoryKey", s.colour_l AS "colourL", s.colour_a AS "colourA", s.colour_b AS "colourB", s.colour_family AS "colourFamily"
-FROM products s WHERE TRUE ORDER BY s.external_id LIMIT $1;
+FROM products s WHERE TRUE AND s.availability IS DISTINCT FROM 'out_of_stock' ORDER BY s.external_id LIMIT $1;
 
 -- findAnyCandidates: every filter
 -- values: [3,["women","unisex"],50,300,["SKU-1","SKU-2"],300]
 SELECT s.id, s.external_id AS "externalId", s.title, s.designer, s.price, s.currency, s.url, s.media_url AS "mediaUrl", s.media_url_alt AS "mediaUrlAlt", s.gender, s.colour, s.material, s.pattern, s.category, s.category_key AS "categoryKey", s.colour_l AS "colourL", s.colour_a AS "colourA", s.colour_b AS "colourB", s.colour_family AS "colourFamily"
-FROM products s WHERE TRUE AND s.category_key = $1::smallint AND s.gender = ANY($2::varchar[]) AND s.price >= $3 AND s.price <= $4 AND s.external_id <> ALL($5::text[]) ORDER BY s.external_id LIMIT $6;
+FROM products s WHERE TRUE AND s.availability IS DISTINCT FROM 'out_of_stock' AND s.category_key = $1::smallint AND s.gender = ANY($2::varchar[]) AND s.price >= $3 AND s.price <= $4 AND s.external_id <> ALL($5::text[]) ORDER BY s.external_id LIMIT $6;
