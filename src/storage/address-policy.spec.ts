@@ -32,6 +32,11 @@ describe('isPublicAddress', () => {
     '64:ff9b::a9fe:a9fe',
     '2002:a9fe:a9fe::1',
     '2001:db8::1',
+    // IPv4-compatible (::/96), which ipaddr.js rates unicast: loopback and the metadata address.
+    '::127.0.0.1',
+    '::7f00:1',
+    '::a9fe:a9fe',
+    '[::8.8.8.8]',
   ])('blocks %s', (address) => {
     expect(isPublicAddress(address)).toBe(false);
   });

@@ -135,9 +135,9 @@ export class SafeOutbound {
     const addresses = isIpLiteral(host) ? [host] : await resolver(host);
     if (addresses.length === 0) throw this.reject(`host ${host} has no address`, false);
     if (this.allowedHosts.has(host)) return addresses;
-    const blocked = addresses.find((a) => !isPublicAddress(a));
-    if (blocked !== undefined) {
-      throw this.reject(`host ${host} resolves to ${blocked}, which is not a public address`, true);
+    if (addresses.some((a) => !isPublicAddress(a))) {
+      // The address stays out of the message (it reaches the caller): it would map the internal DNS.
+      throw this.reject(`host ${host} resolves to an address that is not public`, true);
     }
     return addresses;
   }
