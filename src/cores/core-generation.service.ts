@@ -4,7 +4,7 @@ import { JobPayloads, JobName } from '../jobs/job.types';
 import { JobsService } from '../jobs/jobs.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { TasteService } from '../taste/taste.service';
-import { TasteGenerationError } from '../taste/taste.types';
+import { TasteGenerationError, TasteResult } from '../taste/taste.types';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { CoreImagesService } from './core-images.service';
 import { CoresRepository } from './cores.repository';
@@ -118,7 +118,25 @@ export class CoreGenerationService {
     const result = await this.taste.generate(images);
     this.metrics.tasteEngineRan(elapsed(), images.length);
     await this.faults.pauseAt('slow-generation', 3000);
-    const committed = await this.repo.transaction(async (manager) => {
+    const committed = await this.commitResult(coreId, jobId, result);
+    if (committed === null) {
+      await this.jobs.markFailed(jobId, SUPERSEDED);
+      return false;
+    }
+    await this.webhooks.enqueue(committed);
+    return true;
+  }
+
+  /**
+   * Writes a run's result, marks its job ready and records the `core.ready` event rows, in one
+   * transaction; null when the core is gone or the job is no longer its current one.
+   */
+  private commitResult(coreId: string, jobId: string, result: TasteResult): Promise<string[] | null> {
+    return this.repo.transaction(async (manager) => {
+      // The name as it is now, not as the job started: a rename during generation must reach the search
+      // text and the event (a vision model takes 10-40 s).
+      const current = await this.repo.lockEventFields(coreId, manager);
+      if (!current) return null;
       const ok = await this.repo.applyGeneration(
         coreId,
         jobId,
@@ -129,7 +147,7 @@ export class CoreGenerationService {
           palette: result.palette,
           patterns: result.patterns,
           captions: result.captions,
-          searchText: buildSearchText(core.name, result.tags, result.styleAttributes),
+          searchText: buildSearchText(current.name, result.tags, result.styleAttributes),
         },
         manager,
       );
@@ -137,23 +155,17 @@ export class CoreGenerationService {
       await this.jobs.markReady(jobId, manager);
       // Event rows commit with the result (never an event for an uncommitted or superseded result).
       return this.webhooks.recordCoreEvent(
-        core.orgId,
+        current.orgId,
         'core.ready',
         {
           coreId,
           jobId,
-          name: core.name,
+          name: current.name,
           coreStatus: 'ready',
           error: null,
         },
         manager,
       );
     });
-    if (committed === null) {
-      await this.jobs.markFailed(jobId, SUPERSEDED);
-      return false;
-    }
-    await this.webhooks.enqueue(committed);
-    return true;
   }
 }

@@ -280,6 +280,18 @@ export class CoresRepository {
       .findOne({ where: { id: coreId }, select: { orgId: true, name: true } });
   }
 
+  /**
+   * The same fields with the row locked until the transaction ends: a generation's result is written
+   * under the name the core has then (a rename, which locks the row too, waits or has committed).
+   */
+  lockEventFields(coreId: string, manager: EntityManager): Promise<{ orgId: string; name: string } | null> {
+    return manager.getRepository(CoreEntity).findOne({
+      where: { id: coreId },
+      select: { orgId: true, name: true },
+      lock: { mode: 'pessimistic_write' },
+    });
+  }
+
   /** Of these storage keys, the ones a core image row references (the orphan sweeper's check). */
   async referencedStorageKeys(keys: string[]): Promise<Set<string>> {
     if (keys.length === 0) return new Set();

@@ -1,6 +1,10 @@
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { CoreGenerationService } from '../../src/cores/core-generation.service';
+import { api } from '../support/api';
+import { createOrgWithKey, startTestApp } from '../support/app';
 import { colourPng, createReadyCore, waitForCore } from '../support/cores';
+import { until } from '../support/services';
 import { useCoresSuite } from '../support/cores-suite';
 
 describe('cores: update (e2e)', () => {
@@ -99,6 +103,51 @@ describe('cores: update (e2e)', () => {
       ).toBe('done');
       expect((await s.A().get(`/api/v1/org/cores/${coreId}`)).status).toBe(404);
       expect((await s.A().get(`/api/v1/org/jobs/${replaced.body.jobId}`)).status).toBe(404);
+    });
+
+    // A rename while a vision model works (10-40 s) was lost: the result was written with the name the
+    // job had read, so `GET /cores?query=<new name>` missed the core and core.ready named the old one.
+    it('a rename during generation reaches the search text and the core.ready event', async () => {
+      const t = await startTestApp({ FAULT_INJECTION: 'slow-generation' });
+      try {
+        const org = await createOrgWithKey(t.app);
+        const ds = t.app.get(DataSource);
+        await ds.query(
+          `INSERT INTO webhook_endpoints (org_id, url, events, secret) VALUES ($1, 'https://hooks.example.com/x', '{core.ready}', $2)`,
+          [org.orgId, `whsec_${Buffer.alloc(32, 9).toString('base64')}`],
+        );
+        const res = await api(t, org.key).post('/api/v1/org/cores', {
+          name: 'Quillon before',
+          images: [await colourPng('#6d597a')],
+        });
+        expect(res.status).toBe(202);
+        const started = async () =>
+          (
+            (await ds.query('SELECT attempts FROM jobs WHERE id = $1', [res.body.jobId])) as {
+              attempts: number;
+            }[]
+          )[0]?.attempts >= 1;
+        await until('generation started (the core read)', started, 30000);
+        const renamed = await api(t, org.key).patch(`/api/v1/org/cores/${res.body.coreId}`, {
+          name: 'Zephyrine after',
+        });
+        expect(renamed.status).toBe(200);
+        const ready = await waitForCore(t, org, res.body.coreId as string);
+        expect(ready.name).toBe('Zephyrine after');
+        const found = await api(t, org.key).get('/api/v1/org/cores?query=Zephyrine');
+        expect((found.body.cores as { id: string }[]).map((c) => c.id)).toEqual([res.body.coreId]);
+        const stale = await api(t, org.key).get('/api/v1/org/cores?query=Quillon');
+        expect(stale.body.cores).toEqual([]);
+        const events = (await ds.query(
+          `SELECT payload FROM webhook_deliveries WHERE org_id = $1 AND event = 'core.ready'`,
+          [org.orgId],
+        )) as { payload: string }[];
+        expect(events.map((e) => (JSON.parse(e.payload) as { data: { name: string } }).data.name)).toEqual([
+          'Zephyrine after',
+        ]);
+      } finally {
+        await t.close();
+      }
     });
   });
 });
