@@ -45,7 +45,7 @@ export class DashboardWebhooksController {
     const { value: created, error } = await runAction(() =>
       this.webhooks.create(viewer.ctx, {
         url: form.url,
-        events: form.events,
+        events: form.events ?? [],
         description: form.description || undefined,
       }),
     );
@@ -60,7 +60,8 @@ export class DashboardWebhooksController {
           events: WEBHOOK_EVENTS,
           created,
           error: error?.text ?? null,
-          form: created ? {} : form,
+          // What was sent, unticked boxes included (a form with none re-ticked every box).
+          form: created ? {} : { ...form, events: form.events ?? [] },
         }),
       );
   }

@@ -3,6 +3,8 @@ import { Webhook } from 'standardwebhooks';
 import { SafeOutbound } from '../storage/safe-outbound';
 
 export interface AttemptOutcome {
+  /** When the attempt was sent: its `webhook-timestamp` (the time it finished is later by the wait). */
+  sentAt: Date;
   httpStatus: number | null;
   /** A short reason when the attempt failed. */
   error: string | null;
@@ -22,9 +24,9 @@ export class WebhookSender {
 
   async send(url: string, secret: string, deliveryId: string, payload: string): Promise<AttemptOutcome> {
     const signal = AbortSignal.timeout(this.outbound.timeoutMs);
+    const timestamp = new Date();
     try {
       const target = this.outbound.checkUrl(url);
-      const timestamp = new Date();
       const signature = new Webhook(secret).sign(deliveryId, timestamp, payload);
       const res = await request(target, {
         method: 'POST',
@@ -41,15 +43,21 @@ export class WebhookSender {
       });
       await res.body.dump();
       const httpStatus = res.statusCode;
-      if (httpStatus >= 200 && httpStatus < 300) return { httpStatus, error: null, succeeded: true };
+      if (httpStatus >= 200 && httpStatus < 300)
+        return { sentAt: timestamp, httpStatus, error: null, succeeded: true };
       const error =
         httpStatus >= 300 && httpStatus < 400
           ? `redirect (HTTP ${httpStatus}) not followed`
           : `endpoint answered HTTP ${httpStatus}`;
-      return { httpStatus, error, succeeded: false };
+      return { sentAt: timestamp, httpStatus, error, succeeded: false };
     } catch (err) {
       const reason = this.outbound.failure(err, signal).message;
-      return { httpStatus: null, error: reason.slice(0, MAX_ERROR_LENGTH), succeeded: false };
+      return {
+        sentAt: timestamp,
+        httpStatus: null,
+        error: reason.slice(0, MAX_ERROR_LENGTH),
+        succeeded: false,
+      };
     }
   }
 

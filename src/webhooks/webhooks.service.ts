@@ -57,6 +57,19 @@ function eventBody(type: DeliveryEvent, at: Date, data: object): string {
  * events: rows written with the event's transaction, BullMQ jobs after the commit, one signed attempt
  * per job run, retried with exponential backoff by BullMQ (see docs/decisions/0008).
  */
+/**
+ * The events an endpoint subscribes to: all when none are named, else a non-empty list without repeats
+ * (the REST DTO checks the same; the dashboard's form, whose unticked boxes send nothing, relies on this).
+ */
+export function subscribedEvents(events: WebhookEvent[] | undefined): WebhookEvent[] {
+  if (events === undefined) return [...WEBHOOK_EVENTS];
+  if (events.length === 0)
+    throw new BadRequestException('events should not be empty: choose at least one event.');
+  if (new Set(events).size !== events.length)
+    throw new BadRequestException('events must not repeat an event.');
+  return events;
+}
+
 @Injectable()
 export class WebhooksService implements OnModuleDestroy {
   private readonly logger = new Logger(WebhooksService.name);
@@ -82,8 +95,8 @@ export class WebhooksService implements OnModuleDestroy {
   }
 
   async create(ctx: OrgContext, dto: WebhookCreateDto): Promise<WebhookCreateResponseDto> {
+    const events = subscribedEvents(dto.events);
     const url = await this.checkEndpointUrl(dto.url);
-    const events = dto.events ?? [...WEBHOOK_EVENTS];
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
     const endpoint = await this.repo.transaction(async (manager) => {
       const count = await this.repo.lockAndCountForOrg(ctx.orgId, manager);
@@ -262,7 +275,7 @@ export class WebhooksService implements OnModuleDestroy {
         deliveryId: delivery.id,
         event: delivery.event,
         attempt,
-        at: new Date(),
+        at: outcome.sentAt,
         httpStatus: outcome.httpStatus,
         error: outcome.error,
         succeeded: outcome.succeeded,

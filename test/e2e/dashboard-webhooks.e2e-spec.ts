@@ -114,6 +114,25 @@ describeInBrowser('dashboard webhooks page in a browser (e2e)', () => {
     await expect(page.locator('tr[data-webhook-id]').count()).resolves.toBe(1);
   });
 
+  // Unticking both boxes sent no `events` field, which the API reads as "all": the endpoint got both.
+  it('refuses an endpoint with no event ticked (400 on the page) and keeps the boxes as they were', async () => {
+    await page.goto('/dashboard/webhooks');
+    await page.getByLabel('URL').fill(`${receiver.origin}/none`);
+    await page.getByRole('checkbox', { name: 'core.ready' }).uncheck();
+    await page.getByRole('checkbox', { name: 'core.failed' }).uncheck();
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/dashboard/webhooks') && r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Add endpoint' }).click(),
+    ]);
+    expect(response.status()).toBe(400);
+    await expect(page.getByTestId('webhook-error').textContent()).resolves.toContain(
+      'choose at least one event',
+    );
+    await expect(page.getByRole('checkbox', { name: 'core.ready' }).isChecked()).resolves.toBe(false);
+    await expect(page.getByRole('checkbox', { name: 'core.failed' }).isChecked()).resolves.toBe(false);
+    await expect(page.locator('tr[data-webhook-id]').count()).resolves.toBe(1);
+  });
+
   it('sends a test event and lists the delivery with its status', async () => {
     await page.goto('/dashboard/webhooks');
     await page.getByRole('link', { name: `Deliveries of ${receiver.origin}/dash` }).click();

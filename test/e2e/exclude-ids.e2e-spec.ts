@@ -85,6 +85,7 @@ describe('excludeIds in product search (e2e)', () => {
   it('400 for a non-array, more than 100 ids or a non-string id', async () => {
     const cases: [unknown, RegExp][] = [
       ['excl-1', /excludeIds must be an array/],
+      [null, /excludeIds must be an array/],
       [{ id: 'x' }, /excludeIds must be an array/],
       [Array.from({ length: 101 }, (_, i) => `id-${i}`), /excludeIds must contain no more than 100 elements/],
       [['ok', 7], /each value in excludeIds must be a string/],

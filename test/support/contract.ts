@@ -205,3 +205,26 @@ function compileResponse(loaded: Loaded, route: Route, responseKey: string): Val
   const schemaPointer = `${basePointer}/content/${pointerEscape(mediaType)}/schema`;
   return loaded.ajv.compile({ $ref: `${CONTRACT_ID}#${schemaPointer}` });
 }
+
+/**
+ * Throws unless `body` matches the request body the contract's `webhooks` section documents for `event`
+ * (what a receiver generated from the document would accept). An event it does not document is an error.
+ */
+export function assertMatchesWebhook(event: string, body: unknown): void {
+  const loaded = load();
+  const webhooks = isObject(loaded.doc.webhooks) ? loaded.doc.webhooks : {};
+  if (!isObject(webhooks[event]))
+    throw new Error(`webhook ${event}: not documented in the contract's webhooks`);
+  const cacheKey = `webhook ${event}`;
+  let validate = loaded.validators.get(cacheKey);
+  if (!validate) {
+    const pointer = `/webhooks/${pointerEscape(event)}/post/requestBody/content/${pointerEscape('application/json')}/schema`;
+    validate = loaded.ajv.compile({ $ref: `${CONTRACT_ID}#${pointer}` });
+    loaded.validators.set(cacheKey, validate);
+  }
+  if (!validate(body)) {
+    throw new Error(
+      `webhook ${event}: body does not match the contract:\n${formatErrors(validate.errors)}\nbody: ${JSON.stringify(body)?.slice(0, 2000)}`,
+    );
+  }
+}

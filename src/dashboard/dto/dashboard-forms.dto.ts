@@ -108,6 +108,8 @@ export class WebhookCreateFormDto extends DashboardFormDto {
   @MaxLength(MAX_WEBHOOK_URL_LENGTH)
   url!: string;
 
+  // No box ticked sends no field: the controller passes that on as no event (refused on the page), not
+  // as the API's "absent means all".
   @IsOptional()
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? [value] : value))
   @IsArray()

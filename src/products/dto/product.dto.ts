@@ -9,6 +9,7 @@ import {
   MaxLength,
   Min,
   registerDecorator,
+  ValidateIf,
   ValidationArguments,
 } from 'class-validator';
 import type { ProductGender } from '../product.entity';
@@ -83,7 +84,8 @@ export class ProductSearchDto {
     maxItems: MAX_EXCLUDE_IDS,
     example: ['SKU-10492', 'SKU-10493'],
   })
-  @IsOptional()
+  // Absent means none; null is a non-array (400, as DECISIONS says), which @IsOptional let through.
+  @ValidateIf((_dto, value) => value !== undefined)
   @IsArray()
   @ArrayMaxSize(MAX_EXCLUDE_IDS)
   @IsString({ each: true })

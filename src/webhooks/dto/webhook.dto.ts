@@ -8,6 +8,7 @@ import {
   IsString,
   MaxLength,
   MinLength,
+  ValidateIf,
 } from 'class-validator';
 import {
   DELIVERY_LIST_LIMIT,
@@ -42,7 +43,8 @@ export class WebhookCreateDto {
     minItems: 1,
     example: ['core.ready', 'core.failed'],
   })
-  @IsOptional()
+  // Absent means all; null is no subset of the events (400), which @IsOptional let through.
+  @ValidateIf((_dto, value) => value !== undefined)
   @IsArray()
   @ArrayNotEmpty()
   @ArrayUnique()
