@@ -32,7 +32,8 @@ export class IdempotencyKeyEntity {
   @Column({ name: 'request_hash', type: 'char', length: 64 }) requestHash!: string;
   @Column({ type: 'varchar', length: 16 }) state!: 'processing' | 'completed';
   @Column({ name: 'response_status', type: 'integer', nullable: true }) responseStatus!: number | null;
-  @Column({ name: 'response_body', type: 'jsonb', nullable: true }) responseBody!: unknown;
+  /** `json`, not `jsonb`: kept as written, so a replay is the first response byte for byte (key order). */
+  @Column({ name: 'response_body', type: 'json', nullable: true }) responseBody!: unknown;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @Column({ name: 'expires_at', type: 'timestamptz' }) expiresAt!: Date;
 }

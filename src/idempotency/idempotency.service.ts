@@ -36,6 +36,16 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** How the messages name the key and the request it fingerprints. */
+export interface IdempotencyWording {
+  key: string;
+  request: string;
+}
+
+const HTTP_WORDING: IdempotencyWording = { key: 'Idempotency-Key', request: 'request body' };
+/** MCP `create_core`: the key is its `idempotencyKey` argument, and the request is its arguments. */
+export const MCP_WORDING: IdempotencyWording = { key: 'idempotencyKey', request: 'set of arguments' };
+
 /**
  * `Idempotency-Key` storage in PostgreSQL, per organization (docs/decisions/0008). A key is claimed by
  * one INSERT ... ON CONFLICT against its primary key (org, key): of two parallel requests exactly one
@@ -50,12 +60,15 @@ export class IdempotencyService implements OnApplicationBootstrap, OnModuleDestr
 
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** The key as sent, or undefined when absent; 400 when empty, over-long or not printable ASCII. */
-  parseKey(raw: unknown): string | undefined {
+  /**
+   * The key as sent, or undefined when absent; 400 when empty, over-long or not printable ASCII. The
+   * wording names what the caller sent: the header (REST) or the tool argument (MCP).
+   */
+  parseKey(raw: unknown, wording: IdempotencyWording = HTTP_WORDING): string | undefined {
     if (raw === undefined) return undefined;
     if (typeof raw !== 'string' || !PRINTABLE_ASCII.test(raw)) {
       throw new BadRequestException(
-        `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters.`,
+        `${wording.key} must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters.`,
       );
     }
     return raw;
@@ -65,7 +78,13 @@ export class IdempotencyService implements OnApplicationBootstrap, OnModuleDestr
    * Claims `key` for a request with `body` (any JSON value), or tells how to answer instead: the stored
    * response (replay), 422 when the key was used with a different body, 409 while its first request runs.
    */
-  async claim(orgId: string, scope: string, key: string, body: unknown): Promise<IdempotencyClaim> {
+  async claim(
+    orgId: string,
+    scope: string,
+    key: string,
+    body: unknown,
+    wording: IdempotencyWording = HTTP_WORDING,
+  ): Promise<IdempotencyClaim> {
     const hash = createHash('sha256')
       .update(`${scope}\n${canonicalJson(body ?? {})}`)
       .digest('hex');
@@ -96,7 +115,7 @@ export class IdempotencyService implements OnApplicationBootstrap, OnModuleDestr
       if (!row) continue; // released or expired in between: try to claim it again
       if (row.request_hash !== hash) {
         throw new UnprocessableEntityException(
-          'This Idempotency-Key was already used with a different request body: use a new key for a new request.',
+          `This ${wording.key} was already used with a different ${wording.request}: use a new key for a new request.`,
         );
       }
       if (row.state === 'processing') {
@@ -114,7 +133,7 @@ export class IdempotencyService implements OnApplicationBootstrap, OnModuleDestr
   /** Stores the response of the claimed request, to be replayed for 24 hours. */
   async complete(claim: { orgId: string; key: string }, status: number, body: unknown): Promise<void> {
     await this.db.query(
-      `UPDATE idempotency_keys SET state = 'completed', response_status = $3, response_body = $4::jsonb
+      `UPDATE idempotency_keys SET state = 'completed', response_status = $3, response_body = $4::json
        WHERE org_id = $1 AND key = $2 AND state = 'processing'`,
       [claim.orgId, claim.key, status, JSON.stringify(body)],
     );

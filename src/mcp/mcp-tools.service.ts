@@ -5,7 +5,7 @@ import { validateDto } from '../common/validation.pipe';
 import { CoreCreateDto, CoreCreateResponseDto, CoreResponseDto } from '../cores/dto/core.dto';
 import { CoreNotReadyException } from '../cores/cores.exception';
 import { CoresService } from '../cores/cores.service';
-import { IdempotencyService } from '../idempotency/idempotency.service';
+import { IdempotencyService, MCP_WORDING } from '../idempotency/idempotency.service';
 import { ProductSearchDto, ProductSearchResponseDto } from '../products/dto/product.dto';
 import { ProductsService } from '../products/products.service';
 import { RateLimitCategory, RateLimitService } from '../throttling/rate-limit.service';
@@ -141,9 +141,11 @@ export class McpToolsService {
     // The same rules as `Idempotency-Key` on POST /cores (and the same keys): checked before the
     // budget is charged; a replay creates, fetches and charges nothing.
     const { idempotencyKey, ...body } = args;
-    const key = this.idempotency.parseKey(idempotencyKey);
+    const key = this.idempotency.parseKey(idempotencyKey, MCP_WORDING);
     const claim =
-      key === undefined ? null : await this.idempotency.claim(org.orgId, 'cores.create', key, body);
+      key === undefined
+        ? null
+        : await this.idempotency.claim(org.orgId, 'cores.create', key, body, MCP_WORDING);
     if (claim?.kind === 'replay') {
       return this.createdResult(claim.body as CoreCreateResponseDto, true);
     }

@@ -81,6 +81,8 @@ describe('Idempotency-Key on POST /cores (e2e)', () => {
     expect(replay.status).toBe(202);
     assertMatchesContract('post', '/api/v1/org/cores', 202, replay.body);
     expect(replay.body).toEqual(first.body);
+    // Byte for byte (a client may hash it): jsonb storage had reordered the keys.
+    expect(replay.text).toBe(first.text);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     // Not charged: the budget is where the first request left it.
     expect(replay.headers['x-ratelimit-remaining-create']).toBeUndefined();
@@ -239,10 +241,12 @@ describe('MCP create_core idempotencyKey (e2e)', () => {
 
       const other = await call({ name: 'Other', images: [png], idempotencyKey: 'agent-1' });
       expect(other.isError).toBe(true);
-      expect(text(other)).toMatch(/different request body/);
+      // The agent's own words: its argument and its arguments (it sent no header and no body).
+      expect(text(other)).toMatch(/This idempotencyKey was already used with a different set of arguments/);
       const empty = await call({ name: 'Other', images: [png], idempotencyKey: '' });
       expect(empty.isError).toBe(true);
-      expect(text(empty)).toMatch(/Idempotency-Key must be 1 to 255/);
+      expect(text(empty)).toMatch(/idempotencyKey must be 1 to 255/);
+      expect(text(empty)).not.toMatch(/Idempotency-Key/);
 
       // One unit of the creation budget (2) was used: one more creation passes, then 429; replays still answer.
       expect((await call({ name: 'Second', images: [png] })).isError).toBeFalsy();
