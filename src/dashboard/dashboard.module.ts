@@ -18,6 +18,7 @@ import { DashboardAuthController } from './dashboard-auth.controller';
 import { DashboardCoresController } from './dashboard-cores.controller';
 import { DashboardCoresService } from './dashboard-cores.service';
 import { DashboardExceptionFilter } from './dashboard-exception.filter';
+import { DashboardNotFoundController } from './dashboard-not-found.controller';
 import { DashboardOverviewService } from './dashboard-overview.service';
 import { dashboardSessions } from './dashboard-session-store';
 import { DashboardSignInService } from './dashboard-sign-in.service';
@@ -66,6 +67,8 @@ function securityHeaders(_req: Request, res: Response, next: NextFunction): void
     DashboardCoresController,
     RootController,
     DashboardWebhooksController,
+    // Last: it answers every /dashboard address the controllers above do not.
+    DashboardNotFoundController,
   ],
   providers: [
     DashboardViews,

@@ -72,6 +72,25 @@ describe('dashboard roles, sessions and lockout (e2e)', () => {
     expect((await anonymous.get('/dashboard')).status).toBe(200);
   });
 
+  it('answers an address it has no page for with its own 404 page, after sign-in', async () => {
+    const anonymous = new DashboardClient(t.baseUrl);
+    const away = await anonymous.get('/dashboard/no-such-page');
+    expect(away.status).toBe(303);
+    expect(away.headers.location).toBe('/dashboard/sign-in?next=%2Fdashboard%2Fno-such-page');
+    const m = await signedIn(member);
+    for (const path of [
+      '/dashboard/no-such-page',
+      '/dashboard/keys/extra/parts',
+      `/dashboard/cores/${coreId}/nope`,
+    ]) {
+      const page = await m.get(path);
+      expect(page.status).toBe(404);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.text).toContain('There is no dashboard page at this address.');
+      expect(page.text).toContain('Sign out'); // the signed-in layout, not the API's JSON
+    }
+  });
+
   it('lets a member browse cores, search and read the audit log, and refuses owner actions with 403', async () => {
     const m = await signedIn(member);
     expect((await m.get('/dashboard/cores')).status).toBe(200);
