@@ -8,6 +8,7 @@ import { AppModule } from './app.module';
 import { ApiKeyMiddleware } from './auth/api-key.middleware';
 import { jsonBodyParsers } from './common/body-parsing';
 import { securityHeaders } from './common/security-headers';
+import { escapeUndecodableSegments } from './common/undecodable-path';
 import { createValidationPipe } from './common/validation.pipe';
 import { AllConfig } from './config/configuration';
 import { drainAndClose } from './lifecycle/graceful-shutdown';
@@ -97,6 +98,11 @@ export function configureApp(app: INestApplication & NestExpressApplication, con
   // Before the body parser, so even a malformed or oversized body gets a request id.
   app.use((req: IncomingMessage & { id?: string }, res: ServerResponse, next: () => void) => {
     req.id = requestId(req, res);
+    next();
+  });
+  // A path segment that cannot be decoded reaches its route as text (the route's 404), not Express's 400.
+  app.use((req: IncomingMessage, _res: ServerResponse, next: () => void) => {
+    if (req.url) req.url = escapeUndecodableSegments(req.url);
     next();
   });
   // Authentication from the header before any body is read: an anonymous upload is never buffered or

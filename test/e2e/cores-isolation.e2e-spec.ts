@@ -38,12 +38,13 @@ describe('cores: organization isolation and ids (e2e)', () => {
 
     // DECISIONS: "A malformed id is a 404 with the error body". An id holding a NUL character was
     // the global pipe's 400 ("id must not contain NUL characters.") on every id route.
-    it("an id holding a NUL character (even an existing core's id with one appended): the route's 404", async () => {
+    it("an id holding a NUL character (even an existing core's id with one appended), or undecodable: the route's 404", async () => {
       const { coreId, jobId } = await createReadyCore(s.t, s.org, { name: 'NUL ids', images: [s.red] });
       const hook = await s.A().post('/api/v1/org/webhooks', { url: 'https://93.184.216.34/hook' });
       expect(hook.status).toBe(201);
       const webhookId = hook.body.id as string;
-      for (const nul of ['%00', `${coreId}%00`, `${jobId}%00`, `${webhookId}%00`]) {
+      // And one that cannot be percent-decoded: Express answered 400 "Failed to decode param '%ZZ'".
+      for (const nul of ['%00', `${coreId}%00`, `${jobId}%00`, `${webhookId}%00`, '%ZZ', `${coreId}%C3%28`]) {
         for (const [res, message] of [
           [await s.A().get(`/api/v1/org/cores/${nul}`), 'Core not found.'],
           [await s.A().patch(`/api/v1/org/cores/${nul}`, { name: 'x' }), 'Core not found.'],
