@@ -337,12 +337,12 @@ export interface components {
         ErrorResponseDto: {
             /**
              * @description Machine-readable error code, one per HTTP status (`malformed_json` on a 400 too).
-             * @example not_found
+             * @example conflict
              */
             code?: string;
             /**
              * @description Human-readable reason.
-             * @example Core not found.
+             * @example Core 7c9e6679-7425-40de-944b-e07fc1f90ae7 has no ready taste profile (coreStatus is processing): poll GET /api/v1/org/cores/7c9e6679-7425-40de-944b-e07fc1f90ae7 until it is ready, then retry.
              */
             message: string;
             /**
@@ -355,7 +355,7 @@ export interface components {
             requestId?: string;
             /**
              * @description HTTP status code of the response.
-             * @example 404
+             * @example 409
              */
             status: number;
         };

@@ -33,7 +33,25 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const doc = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (_controllerKey: string, methodKey: string) => methodKey,
   });
-  return normaliseDocument(documentErrorReasons(doc));
+  return normaliseDocument(closeRequestBodies(documentErrorReasons(doc)));
+}
+
+/**
+ * Every request body schema gets `additionalProperties: false`: the validation pipe refuses unknown
+ * fields (400 "property x should not exist"), and a schema-driven contract test that sends one must
+ * expect that.
+ */
+export function closeRequestBodies(doc: OpenAPIObject): OpenAPIObject {
+  const schemas = doc.components?.schemas ?? {};
+  for (const item of Object.values(doc.paths)) {
+    for (const operation of Object.values(item) as { requestBody?: unknown }[]) {
+      const body = operation?.requestBody as { content?: Record<string, { schema?: { $ref?: string } }> };
+      const ref = body?.content?.['application/json']?.schema?.$ref;
+      const schema = ref ? schemas[ref.replace('#/components/schemas/', '')] : undefined;
+      if (schema && !('$ref' in schema)) schema.additionalProperties = false;
+    }
+  }
+  return doc;
 }
 
 function sortKeys<T>(value: T): T {

@@ -13,6 +13,22 @@ function run(cmd: string, args: string[]): { code: number | null; out: string } 
   return { code: res.status, out: `${res.stdout}\n${res.stderr}` };
 }
 
+interface Doc {
+  paths: Record<
+    string,
+    Record<string, { requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> } }>
+  >;
+  components: { schemas: Record<string, { additionalProperties?: unknown }> };
+}
+
+/** The component schemas that are some operation's JSON request body. */
+function requestBodySchemas(doc: Doc): string[] {
+  const names = Object.values(doc.paths).flatMap((item) =>
+    Object.values(item).map((op) => op?.requestBody?.content?.['application/json']?.schema?.$ref ?? ''),
+  );
+  return [...new Set(names.filter(Boolean).map((ref) => ref.replace('#/components/schemas/', '')))];
+}
+
 /** The OpenAPI checks of CI: drift, conformance to the contract, lint, and the SDK's freshness. */
 describe('OpenAPI contract', () => {
   it('the committed openapi/generated.json equals a fresh generation from the decorators (no drift)', async () => {
@@ -29,6 +45,21 @@ describe('OpenAPI contract', () => {
       expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'tpk_ API key' }),
     );
     expect(committed.bearerFormat).toBe('tpk_ API key');
+  });
+
+  // The validation pipe refuses unknown fields (400): a schema-driven test that sends one expects it.
+  it('every request body schema is closed (additionalProperties: false) in both documents', async () => {
+    const fresh = JSON.parse(JSON.stringify(await generateOpenApiDocument())) as Doc;
+    const contract = parse(readFileSync(join(ROOT, 'openapi', 'taste-profile.v1.yaml'), 'utf8')) as Doc;
+    for (const doc of [fresh, contract]) {
+      const bodies = requestBodySchemas(doc);
+      expect(bodies.length).toBeGreaterThanOrEqual(4);
+      for (const name of bodies)
+        expect({ name, closed: doc.components.schemas[name].additionalProperties }).toEqual({
+          name,
+          closed: false,
+        });
+    }
   });
 
   it('the generated document satisfies the contract (openapi/taste-profile.v1.yaml)', () => {

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import sharp from 'sharp';
+import { parse } from 'yaml';
 import { api } from '../support/api';
 import { createOrgWithKey, OrgWithKey, startTestApp, TestApp } from '../support/app';
 import { colourPng, waitForCore } from '../support/cores';
@@ -9,6 +11,36 @@ describe('cores: create (e2e)', () => {
   const s = useCoresSuite();
 
   describe('POST /cores', () => {
+    // A customer's first call is often the document's own example: its 1x1 semi-transparent PNG was
+    // accepted (202) and the core then failed for good ("image 1 has no visible content").
+    it("the OpenAPI document's data URL examples make a ready core", async () => {
+      const doc = parse(readFileSync('openapi/taste-profile.v1.yaml', 'utf8')) as {
+        paths: Record<string, { post: { requestBody: { content: Record<string, { examples: object }> } } }>;
+        components: { schemas: { CoreCreateDto: { properties: { images: { example: string[] } } } } };
+      };
+      const examples = doc.paths['/cores'].post.requestBody.content['application/json'].examples as Record<
+        string,
+        { value: { name: string; images?: string[] } }
+      >;
+      const bodies = [
+        ...Object.values(examples)
+          .map((e) => e.value)
+          .filter((v) => v.images !== undefined),
+        { name: 'Schema example', images: doc.components.schemas.CoreCreateDto.properties.images.example },
+      ];
+      expect(bodies.length).toBeGreaterThanOrEqual(2);
+      for (const body of bodies) {
+        const res = await s.A().post('/api/v1/org/cores', body);
+        expect(res.status).toBe(202);
+        const core = await waitForCore(s.t, s.org, res.body.coreId as string);
+        expect({ name: body.name, status: core.coreStatus, error: core.error }).toEqual({
+          name: body.name,
+          status: 'ready',
+          error: null,
+        });
+      }
+    });
+
     it('accepts 1 data URL image: 202 with coreId, jobId and coreStatus processing, then ready', async () => {
       const res = await s.A().post('/api/v1/org/cores', { name: 'Red capsule', images: [s.red] });
       expect(res.status).toBe(202);
