@@ -13,7 +13,7 @@ INSERT INTO idempotency_keys (org_id, key, scope, request_hash, state, expires_a
          RETURNING 1;
 
 -- complete
-UPDATE idempotency_keys SET state = 'completed', response_status = $3, response_body = $4::jsonb
+UPDATE idempotency_keys SET state = 'completed', response_status = $3, response_body = $4::json
        WHERE org_id = $1 AND key = $2 AND state = 'processing';
 
 -- claim: a completed key (replay)
