@@ -4,6 +4,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from '../app.module';
 import { buildConfig, validateEnv } from '../config/configuration';
 import { documentErrorReasons } from './error-reasons';
+import { documentResponseHeaders } from './response-headers';
 
 /** Builds the OpenAPI document from the decorators. operationId = handler method name. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -33,7 +34,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const doc = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (_controllerKey: string, methodKey: string) => methodKey,
   });
-  return normaliseDocument(closeRequestBodies(documentErrorReasons(doc)));
+  return normaliseDocument(documentResponseHeaders(closeRequestBodies(documentErrorReasons(doc))));
 }
 
 /**

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { TestApp } from './app';
-import { assertMatchesContract } from './contract';
+import { assertHeadersDocumented, assertMatchesContract } from './contract';
 
 export interface ApiResponse {
   status: number;
@@ -9,8 +9,9 @@ export interface ApiResponse {
 }
 
 /**
- * A tiny client for the organization API that checks every response body against the contract
- * (openapi/taste-profile.v1.yaml) for its operation and status, so a forgotten field fails a test.
+ * A tiny client for the organization API that checks every response body, and the API's own headers,
+ * against the contract (openapi/taste-profile.v1.yaml) for its operation and status, so a forgotten
+ * field or an undocumented header fails a test.
  */
 export function api(t: TestApp, key: string | null) {
   const call = async (
@@ -21,7 +22,10 @@ export function api(t: TestApp, key: string | null) {
     let req = request(t.app.getHttpServer())[method](path);
     if (key) req = req.set('Authorization', `Bearer ${key}`);
     const res = body === undefined ? await req : await req.send(body as object);
-    if (path.startsWith('/api/v1/org/')) assertMatchesContract(method, path, res.status, res.body);
+    if (path.startsWith('/api/v1/org/')) {
+      assertMatchesContract(method, path, res.status, res.body);
+      assertHeadersDocumented(method, path, res.status, res.headers);
+    }
     return { status: res.status, body: res.body, headers: res.headers as Record<string, string> };
   };
   return {

@@ -228,3 +228,56 @@ export function assertMatchesWebhook(event: string, body: unknown): void {
     );
   }
 }
+
+/** The headers X-RateLimit-*, X-Request-Id, Retry-After and WWW-Authenticate: the API's own. */
+const OWN_HEADERS = /^(x-ratelimit-|x-request-id$|retry-after$|www-authenticate$|idempotent-replayed$)/i;
+
+/**
+ * The response headers the contract documents for `method` + concrete `path` + `status`, lower case
+ * (a `$ref`'d response's headers included).
+ */
+export function documentedHeaders(method: string, path: string, status: number): string[] {
+  const loaded = load();
+  const route = findRoute(loaded, method, path);
+  if (!route) throw new Error(`${method} ${path}: no operation in the contract`);
+  const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => k in route.responses);
+  const { node } = resolveLocal(loaded.doc, key === undefined ? undefined : route.responses[key]);
+  if (!isObject(node)) throw new Error(`${method} ${path}: status ${status} is not documented`);
+  return Object.keys(isObject(node.headers) ? node.headers : {}).map((h) => h.toLowerCase());
+}
+
+function ownHeaders(headers: Record<string, unknown>): string[] {
+  return Object.keys(headers)
+    .map((h) => h.toLowerCase())
+    .filter((h) => OWN_HEADERS.test(h));
+}
+
+/**
+ * Throws unless every API header the response carries (rate limits, request id, Retry-After,
+ * WWW-Authenticate, Idempotent-Replayed) is documented for its operation and status.
+ */
+export function assertHeadersDocumented(
+  method: string,
+  path: string,
+  status: number,
+  headers: Record<string, unknown>,
+): void {
+  const documented = documentedHeaders(method, path, status);
+  const undocumented = ownHeaders(headers).filter((h) => !documented.includes(h));
+  if (undocumented.length > 0) {
+    throw new Error(
+      `${method.toUpperCase()} ${path} -> ${status}: headers not in the contract: ${undocumented.join(', ')}`,
+    );
+  }
+}
+
+/** The API headers the contract documents for this response that it does not carry. */
+export function documentedHeadersMissing(
+  method: string,
+  path: string,
+  status: number,
+  headers: Record<string, unknown>,
+): string[] {
+  const sent = ownHeaders(headers);
+  return documentedHeaders(method, path, status).filter((h) => !sent.includes(h));
+}
