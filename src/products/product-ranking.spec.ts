@@ -1,6 +1,8 @@
 import {
+  avoidFor,
   buildOrTsQuery,
   colourSimilarity,
+  describingPath,
   diversify,
   phraseMatches,
   RankingCandidate,
@@ -266,6 +268,80 @@ describe('scoreCandidates', () => {
       parseShopperQuery('coat'),
     );
     expect(ranked[1].score).toBeLessThan(plain[0].score);
+  });
+
+  // `bright red dress` for a camel core that avoids brights returned burgundy; `floral dress` for one
+  // that avoids busy prints returned solid black dresses.
+  it('lets the query ask for what the profile avoids: its colour, print, stripe or check', () => {
+    const avoid = parseAvoids('Camel and cream. Avoids saturated brights, black and busy prints.');
+    expect(avoidFor(avoid, parseShopperQuery('bright red dress'))).toMatchObject({
+      brights: false,
+      colours: [],
+    });
+    expect(avoidFor(avoid, parseShopperQuery('black jeans')).colours).toEqual([]);
+    expect(avoidFor(avoid, parseShopperQuery('floral dress'))).toMatchObject({
+      prints: false,
+      brights: true,
+    });
+    expect(avoidFor(avoid, parseShopperQuery('coat'))).toEqual(avoid);
+    const profile: RankingProfile = { ...PROFILE, avoid };
+    const scarlet = { l: 0.6, a: 0.2, b: 0.12 };
+    const ranked = scoreCandidates(
+      [
+        candidate('red', {
+          title: 'Red dress',
+          category: 'Dresses',
+          categoryName: 'dresses',
+          colourLab: scarlet,
+          colour: 'Red',
+        }),
+        candidate('wine', {
+          title: 'Wine dress',
+          category: 'Dresses',
+          categoryName: 'dresses',
+          colourLab: { l: 0.4, a: 0.12, b: 0.03 },
+          colour: 'Wine',
+        }),
+      ],
+      profile,
+      parseShopperQuery('red dress'),
+    );
+    expect(ranked.map((r) => r.candidate.id)).toEqual(['red', 'wine']);
+  });
+
+  // `dark green coat` returned `Dark Grey` coats first: the shared word `dark` counted as the name.
+  it("counts a product's colour as named like the target only by a colour word, not a shade word", () => {
+    const lab = { l: 0.4, a: -0.03, b: 0.01 };
+    const ranked = scoreCandidates(
+      [
+        candidate('a-grey', { colour: 'Dark Grey', colourLab: lab }),
+        candidate('b-green', { colour: 'Forest Green', colourLab: lab }),
+      ],
+      PROFILE,
+      parseShopperQuery('dark green coat'),
+    );
+    expect(ranked.map((r) => r.candidate.id)).toEqual(['b-green', 'a-grey']);
+    expect(ranked[0].score).toBeGreaterThan(ranked[1].score);
+  });
+
+  // The generator's `Shoes > Boots & Sneakers` made ballet flats match `sneakers`, and say so.
+  it("matches a query word against a category path's one-kind segments, not a group like `Boots & Sneakers`", () => {
+    expect(describingPath('Apparel & Accessories > Shoes > Boots & Sneakers')).toBe(' Shoes ');
+    expect(describingPath('Apparel > Outerwear > Coats')).toBe('Apparel > Outerwear > Coats');
+    const shoes = {
+      category: 'Apparel & Accessories > Shoes > Boots & Sneakers',
+      categoryName: 'shoes' as const,
+    };
+    const ranked = scoreCandidates(
+      [
+        candidate('flats', { ...shoes, title: 'Tan Suede Ballet Flats' }),
+        candidate('sneakers', { ...shoes, title: 'Tan Leather Sneakers' }),
+      ],
+      PROFILE,
+      parseShopperQuery('sneakers'),
+    );
+    expect(ranked.map((r) => r.candidate.id)).toEqual(['sneakers', 'flats']);
+    expect(ranked[1].matchReasons).not.toContain('query: sneakers');
   });
 
   it('reads a product again when its fields change (the words remembered across searches follow the row)', () => {

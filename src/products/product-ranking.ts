@@ -7,7 +7,14 @@ import { vocabularyColourNames } from '../taste/colour-names';
 import { colourDistance } from '../taste/colour-vocabulary';
 import { primaryColourName } from './catalogue-feed';
 import { CategoryName, inQueryCategory, splitCompounds, titleWithoutBrand } from './search-features';
-import { AvoidRules, CHECK_WORDS, PRINT_WORDS, ShopperQuery, STRIPE_WORDS } from './search-query';
+import {
+  AvoidRules,
+  CHECK_WORDS,
+  COLOUR_MODIFIERS,
+  PRINT_WORDS,
+  ShopperQuery,
+  STRIPE_WORDS,
+} from './search-query';
 
 export interface Oklab {
   l: number;
@@ -159,9 +166,23 @@ export function productWords(
   fieldWords: (text: string) => readonly string[] = fieldStems,
 ): Set<string> {
   const words = new Set<string>(fieldWords(titleWithoutBrand(c.title, c.designer)));
-  for (const field of [c.category, c.colour, c.material, c.pattern])
+  for (const field of [describingPath(c.category), c.colour, c.material, c.pattern])
     if (field) for (const w of fieldWords(field)) words.add(w);
   return words;
+}
+
+/**
+ * The segments of a category path that name one kind of thing: a taxonomy's group (`Boots & Sneakers`,
+ * `Shirts & Blouses`, `Scarves & Shawls`) says what a product might be, not what it is, and ballet flats
+ * filed there matched `sneakers` and `boots` (and said so in their reasons). The category itself still
+ * counts through the stored category.
+ */
+export function describingPath(path: string | null): string | null {
+  if (!path) return path;
+  return path
+    .split('>')
+    .filter((segment) => !/&|,|\band\b/i.test(segment))
+    .join('>');
 }
 
 /** The singular words of one field, compounds split. */
@@ -330,6 +351,25 @@ export function avoidance(
   return { strength, trait };
 }
 
+/**
+ * What the profile avoids, less what the shopper's query asks for: the query's colours replace the
+ * palette as the target, so the colour rules step back (`bright red dress` for a core that avoids
+ * brights, `black jeans` for one that avoids black returned burgundy and charcoal), and a print, stripe
+ * or check word in the query lifts that rule (`floral dress` for a core that avoids busy prints).
+ */
+export function avoidFor(avoid: AvoidRules, query: ShopperQuery): AvoidRules {
+  const stems = new Set(query.terms.flatMap((t) => tokenize(t).map(stem)));
+  const asks = (list: readonly string[]) => list.some((w) => stems.has(w));
+  const colours = query.colours.length > 0;
+  return {
+    brights: avoid.brights && !colours,
+    prints: avoid.prints && !asks(PRINT_STEMS),
+    stripes: avoid.stripes && !asks(STRIPE_STEMS),
+    checks: avoid.checks && !asks(CHECK_STEMS),
+    colours: colours ? [] : avoid.colours,
+  };
+}
+
 /** What a ranking pass computes once per search, not once per candidate. */
 interface ScoringContext {
   withQuery: boolean;
@@ -369,7 +409,11 @@ function scoringContext(profile: RankingProfile, query: ShopperQuery | null): Sc
   const attributeWords = new Set(attributes.flatMap((a) => a.tokens));
   const maxShare = Math.max(1e-9, ...targets.map((t) => t.share));
   const targetWeights = targets.map((t) => shareWeight(t.share, maxShare));
-  const targetNames = targets.map((t, i) => ({ words: new Set(tokenize(t.name)), weight: targetWeights[i] }));
+  // A shared shade word is no shared name: `Dark Grey` is not named like `dark green`.
+  const targetNames = targets.map((t, i) => ({
+    words: new Set(tokenize(t.name).filter((w) => !COLOUR_MODIFIERS.has(w))),
+    weight: targetWeights[i],
+  }));
   const terms = withQuery ? query.terms : [];
   return {
     withQuery,
@@ -378,7 +422,7 @@ function scoringContext(profile: RankingProfile, query: ShopperQuery | null): Sc
     targets,
     targetWeights,
     attributes,
-    avoid: profile.avoid,
+    avoid: withQuery ? avoidFor(profile.avoid, query) : profile.avoid,
     paletteChroma: Math.max(0, ...profile.palette.map((p) => Math.hypot(p.oklab.a, p.oklab.b))),
     terms,
     termStems: terms.map((t) => tokenize(t).map(stem)),
@@ -500,25 +544,31 @@ export function scoreCandidates<C extends RankingCandidate>(
   return ranked.sort((x, y) => y.score - x.score || byCodeUnits(x.candidate.id, y.candidate.id));
 }
 
+/** A diversity group: its key of an item (null: in no group), with `maxPerGroup` or a cap of its own. */
+export type DiversityGroup<T> =
+  ((item: T) => string | null) | { key: (item: T) => string | null; max: number };
+
 /**
- * Greedy diversity: walks the ranked list and keeps at most `maxPerGroup` items per designer and per
- * category. When that leaves fewer than `limit` items, the skipped ones fill the rest in rank order, so
- * the result always has `min(limit, ranked.length)` items. The caps choose which items; the result
- * keeps rank order (the contract's "best match first": a fill never follows a lower score).
+ * Greedy diversity: walks the ranked list and keeps at most `maxPerGroup` items per group (designer,
+ * category; a group may set its own cap). When that leaves fewer than `limit` items, the skipped ones
+ * fill the rest in rank order, so the result always has `min(limit, ranked.length)` items. The caps
+ * choose which items; the result keeps rank order (the contract's "best match first": a fill never
+ * follows a lower score).
  */
 export function diversify<T>(
   ranked: readonly T[],
-  groups: readonly ((item: T) => string | null)[],
+  groups: readonly DiversityGroup<T>[],
   limit = 10,
   maxPerGroup = 3,
 ): T[] {
-  const counts = groups.map(() => new Map<string, number>());
+  const caps = groups.map((g) => (typeof g === 'function' ? { key: g, max: maxPerGroup } : g));
+  const counts = caps.map(() => new Map<string, number>());
   const picked: T[] = [];
   const skipped: T[] = [];
   for (const item of ranked) {
     if (picked.length >= limit) break;
-    const keys = groups.map((g) => g(item)?.toLowerCase() ?? null);
-    const full = keys.some((k, i) => k !== null && k !== '' && (counts[i].get(k) ?? 0) >= maxPerGroup);
+    const keys = caps.map((g) => g.key(item)?.toLowerCase() ?? null);
+    const full = keys.some((k, i) => k !== null && k !== '' && (counts[i].get(k) ?? 0) >= caps[i].max);
     if (full) {
       skipped.push(item);
       continue;

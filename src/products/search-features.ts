@@ -166,7 +166,15 @@ export function productCategory(p: {
  * query is free text: `laptop` names no top), with the same categories as the catalogue side.
  */
 export function queryCategory(query: string): CategoryName | null {
-  return categoryIn(query.toLowerCase());
+  const words = query.toLowerCase().split(/\s+/);
+  // `dress` before another garment says what kind it is (`dress shoes`, `dress shirt`): the rule order
+  // read them as dresses. After it, the other garment is the kind (`shirt dress` is a dress).
+  const kept = words.filter((w, i) => {
+    if (w !== 'dress' || i + 1 >= words.length) return true;
+    const next = categoryIn(words.slice(i + 1).join(' '));
+    return next === null || next === 'dresses';
+  });
+  return categoryIn(kept.join(' '));
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   rankAndPick,
   SEARCH_LIMIT,
   searchResponse,
+  variantKey,
   WALK_BUDGET,
 } from './search-plan';
 
@@ -78,6 +79,15 @@ describe('search plan', () => {
       expect(plan.filters.categoryKey).toBe(categoryId('outerwear'));
       expect(plan.filters.excludeExternalIds).toEqual(['A']);
       expect(plan.text).toBeNull();
+    });
+
+    // `black crossbody` read only black products, none of them crossbody bags (the word names no category).
+    it('reads the features for a colour and a word naming the product, nearest the query colour', () => {
+      const plan = planSearch(PROFILE, { query: 'navy crossbody' });
+      expect(plan.text).toEqual({ tsquery: 'crossbody', near: plan.query.colours[0].oklab, take: 120 });
+      // A material or pattern word is ranked among the colour's products, as before.
+      expect(planSearch(PROFILE, { query: 'camel wool' }).text).toBeNull();
+      expect(planSearch(PROFILE, { query: 'navy striped' }).text).toBeNull();
     });
 
     it('reads the features for a query of other words alone, nearest the dominant colour', () => {
@@ -152,6 +162,29 @@ describe('search plan', () => {
         'SKU-2',
         'SKU-3',
       ]);
+    });
+
+    // A feed has a row per size: ten results held four to seven products.
+    it('shows one size of a product while enough other products match, the others only as fills', () => {
+      const sizes = ['S', 'M', 'L'].map((size, i) =>
+        row(`size-${i}`, { externalId: `SKU-0${i}`, designer: 'Atelier', title: 'Atelier Camel Overcoat' }),
+      );
+      const others = Array.from({ length: 12 }, (_, i) =>
+        row(`other-${i}`, {
+          externalId: `SKU-1${String(i).padStart(2, '0')}`,
+          title: `Coat ${i}`,
+          colourL: CAMEL.l + 0.01,
+        }),
+      );
+      const picked = rankAndPick([...sizes, ...others], planSearch(PROFILE, { query: 'coat' }));
+      expect(picked).toHaveLength(SEARCH_LIMIT);
+      expect(picked.filter((p) => p.candidate.row.title === 'Atelier Camel Overcoat')).toHaveLength(1);
+      // Fewer than ten products: the other sizes fill the answer (min(10, matches) rows).
+      const few = rankAndPick([...sizes, ...others.slice(0, 3)], planSearch(PROFILE, { query: 'coat' }));
+      expect(few).toHaveLength(6);
+      // Another colourway is another product.
+      const navy = row('navy', { designer: 'Atelier', title: 'Atelier Camel Overcoat', colour: 'Navy' });
+      expect(variantKey(navy)).not.toBe(variantKey(sizes[0]));
     });
 
     it('ranks a product matching the query above one that does not', () => {

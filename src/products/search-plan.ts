@@ -9,6 +9,7 @@ import type { ProductGender } from './product.entity';
 import {
   buildOrTsQuery,
   diversify,
+  DiversityGroup,
   Oklab,
   RankedProduct,
   RankingCandidate,
@@ -17,7 +18,7 @@ import {
 } from './product-ranking';
 import type { CandidateFilters, CandidatePlan, CandidateRow, ColourWalk } from './products.repository';
 import { CATEGORIES, categoryId, queryCategory } from './search-features';
-import { parseAvoids, parseShopperQuery, ShopperQuery } from './search-query';
+import { isDescriptiveWord, parseAvoids, parseShopperQuery, ShopperQuery } from './search-query';
 
 /** Products per search (fixed by the contract). */
 export const SEARCH_LIMIT = 10;
@@ -82,9 +83,10 @@ export function planSearch(profile: CoreSearchProfile, input: ProductSearchFilte
 
 /**
  * Words other than colours and category words are matched against the describing fields. When the
- * query names a category or a colour, the walk already reads the products it narrows to and the
- * ranking matches the words there; only a query of other words alone (`wool`, `striped`) reads the
- * features index, whose bitmap grows with the word's matches (docs/decisions/0028).
+ * query names a category, the walk already reads the products it narrows to and the ranking matches the
+ * words there; a query of other words alone (`wool`, `striped`), or of a colour and a word that names
+ * the product (`black crossbody`), reads the features index, whose bitmap grows with the word's matches
+ * (docs/decisions/0028).
  */
 function textBranch(
   query: ShopperQuery,
@@ -92,7 +94,11 @@ function textBranch(
   walks: ColourWalk[],
 ): CandidatePlan['text'] {
   const words = query.terms.filter((t) => queryCategory(t) === null);
-  if (words.length === 0 || filters.categoryKey !== null || query.colours.length > 0) return null;
+  if (words.length === 0 || filters.categoryKey !== null) return null;
+  // With a colour, the walk reads that colour's products; a word that names what the product is
+  // (`black crossbody`, `navy duffle`) may match none of them, so it reads the index too. A material or
+  // pattern word (`camel wool`) is ranked among the walk's products, as before.
+  if (query.colours.length > 0 && words.every(isDescriptiveWord)) return null;
   return { tsquery: buildOrTsQuery(words, 16), near: walks[0]?.colour ?? null, take: TEXT_TAKE };
 }
 
@@ -133,11 +139,23 @@ export function rankAndPick(
 ): RankedProduct<SearchCandidate>[] {
   const { query } = plan;
   const ranked = scoreCandidates(rows.map(toCandidate), plan.ranking, query.text === '' ? null : query);
-  const groups: ((r: RankedProduct<SearchCandidate>) => string | null)[] =
-    query.text === ''
-      ? [(r) => r.candidate.designer, (r) => r.candidate.categoryName ?? r.candidate.category]
-      : [(r) => r.candidate.designer];
+  const groups: DiversityGroup<RankedProduct<SearchCandidate>>[] = [
+    { key: (r) => variantKey(r.candidate.row), max: 1 },
+    (r) => r.candidate.designer,
+    ...(query.text === ''
+      ? [(r: RankedProduct<SearchCandidate>) => r.candidate.categoryName ?? r.candidate.category]
+      : []),
+  ];
   return diversify(ranked, groups, SEARCH_LIMIT, MAX_PER_GROUP);
+}
+
+/**
+ * The sizes of one product: a feed has a row per size (one `item_group_id`), alike in designer, title
+ * and colour, and they tie. Ten results held four to seven products; one of each now, the others only
+ * when fewer than ten products match. Another colourway is another product.
+ */
+export function variantKey(row: Pick<CandidateRow, 'designer' | 'title' | 'colour'>): string {
+  return `${row.designer}\u0000${row.title}\u0000${row.colour ?? ''}`;
 }
 
 /** Stage 5: the response, each product with its score and match reasons. */

@@ -55,6 +55,31 @@ describe('parseShopperQuery', () => {
     expect(queryCategory('laptop')).toBeNull();
   });
 
+  // `dress shoes` and `dress trousers` returned dresses: the dresses rule comes first.
+  it('reads `dress` before another garment as its kind, and after one as the garment', () => {
+    expect(queryCategory('dress shoes')).toBe('shoes');
+    expect(queryCategory('tan dress shoes')).toBe('shoes');
+    expect(queryCategory('dress trousers')).toBe('trousers');
+    expect(queryCategory('dress shirt')).toBe('shirts');
+    expect(queryCategory('shirt dress')).toBe('dresses');
+    expect(queryCategory('black dress')).toBe('dresses');
+    expect(queryCategory('polo shirt')).toBe('tops');
+    expect(parseShopperQuery('tan dress shoes').category).toBe('shoes');
+  });
+
+  // `white t shirt` found shirts (the `t` was dropped) and `white tshirt` trousers.
+  it('reads the spellings of t-shirt as t-shirt', () => {
+    for (const text of ['white t shirt', 'white tshirt', 'white T-Shirt', 'white t-shirts']) {
+      const q = parseShopperQuery(text);
+      expect({ text, category: q.category, colours: q.colours.map((c) => c.name) }).toEqual({
+        text,
+        category: 'tops',
+        colours: ['white'],
+      });
+    }
+    expect(queryWords('skirt shirt')).toEqual(['skirt', 'shirt']);
+  });
+
   it('is empty for an empty query and drops stop words', () => {
     expect(parseShopperQuery('  ')).toEqual({ text: '', colours: [], category: null, terms: [] });
     expect(queryWords('a coat for the winter')).toEqual(['coat', 'winter']);

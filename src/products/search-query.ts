@@ -36,7 +36,7 @@ const STOPWORDS = new Set(
 );
 
 /** Words that shade a colour name (`dusty pink`, `powder blue`), never a colour alone. */
-const COLOUR_MODIFIERS = new Set(
+export const COLOUR_MODIFIERS = new Set(
   'light dark pale deep soft dusty powder royal heather burnt bright washed vintage muted baby ice mid hot neon pastel'.split(
     ' ',
   ),
@@ -51,15 +51,24 @@ const MATERIAL_WORDS = new Set(
   ),
 );
 
-/** Lower-case word tokens of a query (`t-shirt` stays one token), accents removed. */
+/**
+ * Lower-case word tokens of a query (`t-shirt` stays one token), accents removed. A shopper's `t shirt`
+ * and `tshirt` are read as `t-shirt` (the one letter was dropped, and `white t shirt` found shirts).
+ */
 export function queryWords(text: string): string[] {
   return (
     text
       .toLowerCase()
       .normalize('NFKD')
       .replace(/[\u0300-\u036f]/g, '')
+      .replace(/\bt(?:\s+|-)?shirt/g, 't-shirt')
       .match(/[a-z0-9]+(?:-[a-z0-9]+)*/g) ?? []
   ).filter((w) => w.length > 1 && !STOPWORDS.has(w));
+}
+
+/** A word that describes what a garment is made of or printed with, not what it is (`wool`, `striped`). */
+export function isDescriptiveWord(word: string): boolean {
+  return MATERIAL_WORDS.has(word) || PRINT_WORDS.has(word) || STRIPE_WORDS.has(word) || CHECK_WORDS.has(word);
 }
 
 /** A colour on its own in a query: one the fashion vocabulary names (`queryColourSource`). */
