@@ -59,6 +59,8 @@ export interface RowTruth {
   gender: FeedGender;
   /** The `price` column's amount (USD). */
   price: number;
+  /** What a shopper pays: the `sale_price` when the row is on sale (no effective date: always), else `price`. */
+  paidPrice: number;
   /** The link a search result must carry: the affiliate link when the row has one, else `link`. */
   url: string;
   /** False when the row's `availability` is `out_of_stock` (a search must never return it). */
@@ -434,6 +436,7 @@ export function* feedRows(seed: number, rows: number): Generator<GeneratedRow> {
     const pattern = rand() < PRESENT.pattern ? pick(rand, PATTERNS) : '';
     const price = Math.max(5, Math.round(cat.median * Math.exp(cat.sigma * normal(rand)) * 100) / 100);
     const onSale = rand() < PRESENT.sale_price;
+    const salePrice = Math.round(price * 70) / 100;
     const groupId = `G${seed}${group.toString(36).toUpperCase().padStart(5, '0')}`;
     const retailer = pick(rand, RETAILERS);
     const hasAffiliate = rand() < PRESENT.affiliate_link;
@@ -474,7 +477,7 @@ export function* feedRows(seed: number, rows: number): Generator<GeneratedRow> {
           brand,
           gender,
           price: `${price.toFixed(2)} USD`,
-          sale_price: onSale ? `${(Math.round(price * 70) / 100).toFixed(2)} USD` : '',
+          sale_price: onSale ? `${salePrice.toFixed(2)} USD` : '',
           color: hasColour ? way.color : '',
           material: hasMaterial ? material : '',
           pattern,
@@ -494,6 +497,7 @@ export function* feedRows(seed: number, rows: number): Generator<GeneratedRow> {
             category: cat.key,
             gender,
             price,
+            paidPrice: onSale ? salePrice : price,
             url: affiliate || link,
             inStock: row.availability !== 'out_of_stock',
           },

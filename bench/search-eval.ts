@@ -13,8 +13,9 @@
  * generator's truth only (never the service's colour code):
  * - colour-family precision@10: share of the 10 slots holding a product whose dominant colour family is
  *   one of the core's families (fewer than 10 results count as misses);
- * - the same with the filters, and the share of results that honour them (price from the truth and
- *   the response, gender from the truth: women/men also take unisex);
+ * - the same with the filters, and the share of results that honour them (the price a shopper pays
+ *   from the truth, the sale price on a sale, equal to the response's; gender from the truth: women/men
+ *   also take unisex);
  * - outerwear share with `query: "coat"` (truth category `outerwear`);
  * - `url` equal to the row's affiliate link (or its link when it has none) on every result;
  * - no result out of stock (the row's `availability`).
@@ -160,8 +161,9 @@ async function evaluateSeed(seed: number): Promise<SeedResult> {
           return (
             row !== undefined &&
             allowed.has(row.gender) &&
-            row.price >= PRICE.minPrice &&
-            row.price <= PRICE.maxPrice &&
+            row.paidPrice >= PRICE.minPrice &&
+            row.paidPrice <= PRICE.maxPrice &&
+            p.price === row.paidPrice &&
             p.price >= PRICE.minPrice &&
             p.price <= PRICE.maxPrice
           );

@@ -2,6 +2,7 @@ import {
   formatFromName,
   mapAvailability,
   mapGender,
+  paidPrice,
   parsePrice,
   primaryColourName,
   RawFeedRow,
@@ -168,6 +169,41 @@ describe('validateFeedRow', () => {
     const result = validateFeedRow({ ...GOOD, ...patch });
     expect(result.ok).toBe(false);
     expect(!result.ok && result.reason).toContain(reason);
+  });
+});
+
+// A sixth of the benchmark's realistic feed is on sale: `maxPrice: 200` missed a coat sold at 197.87
+// (price 282.67), and the answer showed 282.67.
+describe('paidPrice (sale_price)', () => {
+  const regular = { amount: 282.67, currency: 'USD' };
+  const at = new Date('2026-11-27T12:00:00Z');
+
+  it('is the sale price when it is lower, in the same currency, and its window (if any) holds now', () => {
+    expect(paidPrice({ sale_price: '197.87 USD' }, regular, at)).toBe(197.87);
+    expect(paidPrice({ sale_price: '197.87' }, regular, at)).toBe(197.87);
+    const window = '2026-11-20T00:00:00Z/2026-11-30T00:00:00Z';
+    expect(paidPrice({ sale_price: '197.87 USD', sale_price_effective_date: window }, regular, at)).toBe(
+      197.87,
+    );
+    expect(validateFeedRow({ ...GOOD, price: '282.67 USD', sale_price: '197.87 USD' })).toMatchObject({
+      ok: true,
+      row: { price: 197.87, currency: 'USD' },
+    });
+  });
+
+  it('is the regular price otherwise: no sale, not lower, another currency, outside or unreadable window', () => {
+    expect(paidPrice({}, regular, at)).toBe(282.67);
+    expect(paidPrice({ sale_price: '' }, regular, at)).toBe(282.67);
+    expect(paidPrice({ sale_price: 'half off' }, regular, at)).toBe(282.67);
+    expect(paidPrice({ sale_price: '300.00 USD' }, regular, at)).toBe(282.67);
+    expect(paidPrice({ sale_price: '150.00 EUR' }, regular, at)).toBe(282.67);
+    const over = '2026-11-01T00:00:00Z/2026-11-20T00:00:00Z';
+    expect(paidPrice({ sale_price: '197.87 USD', sale_price_effective_date: over }, regular, at)).toBe(
+      282.67,
+    );
+    expect(
+      paidPrice({ sale_price: '197.87 USD', sale_price_effective_date: 'Black Friday' }, regular, at),
+    ).toBe(282.67);
   });
 });
 

@@ -50,6 +50,27 @@ export function parsePrice(value: unknown): { amount: number; currency: string }
   return CURRENCIES.has(currency) ? { amount, currency } : null;
 }
 
+/**
+ * The price a shopper pays: Merchant Center's `sale_price` when it is a price in the same currency below
+ * `price` and its `sale_price_effective_date` (an ISO 8601 `start/end` interval, optional) holds `now`;
+ * else `price`. A sale price that cannot be used is ignored, not a rejection (as Merchant Center warns
+ * and keeps the item); a window that cannot be read ignores the sale (no price the retailer may not
+ * honour). Read at import: a daily feed re-import moves products into and out of their sales.
+ */
+export function paidPrice(
+  row: RawFeedRow,
+  price: { amount: number; currency: string },
+  now: Date = new Date(),
+): number {
+  const sale = parsePrice(row.sale_price);
+  if (!sale || sale.currency !== price.currency || sale.amount >= price.amount) return price.amount;
+  const window = text(row, 'sale_price_effective_date');
+  if (window === '') return sale.amount;
+  const [start, end] = window.split('/').map((part) => Date.parse(part.trim()));
+  if (window.split('/').length !== 2 || Number.isNaN(start) || Number.isNaN(end)) return price.amount;
+  return now.getTime() >= start && now.getTime() < end ? sale.amount : price.amount;
+}
+
 /** ISO 4217 codes, as the runtime's Intl knows them. */
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
@@ -251,7 +272,7 @@ export function validateFeedRow(row: RawFeedRow): FeedRowResult {
       title: clip(text(row, 'title'), 500),
       designer: clip(text(row, 'brand'), 255),
       description: clip(text(row, 'description'), 5000),
-      price: price.amount,
+      price: paidPrice(row, price),
       currency: price.currency,
       ...urls.urls,
       gender,

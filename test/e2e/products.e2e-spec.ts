@@ -117,58 +117,71 @@ describe('POST /api/v1/org/cores/{id}/products (e2e)', () => {
     }
   });
 
-  it('orders equal scores by product id, not by the random internal row id', async () => {
+  /** A camel coat row of a Merchant feed; each test's own price keeps its rows out of the others' searches. */
+  const coatRow = (id: string, fields: Record<string, string>): Record<string, string> => ({
+    id,
+    link: `https://shop.example.com/${id}`,
+    image_link: `https://cdn.example.com/${id}.jpg`,
+    color: 'Camel',
+    product_type: 'Apparel & Accessories > Clothing > Outerwear > Coats',
+    ...fields,
+  });
+
+  /**
+   * Imports the rows through the catalogue importer, runs `check` with its summary, then deletes them:
+   * the suites share one catalogue, and camel coats must not reach another suite's camel search.
+   */
+  async function withProducts(
+    rows: Record<string, string>[],
+    check: (summary: { inserted: number; rejected: number }) => Promise<void>,
+  ): Promise<void> {
     const { CatalogueImportService } = await import('../../src/products/catalogue-import.service');
     const { CatalogueWriter } = await import('../../src/products/catalogue-writer');
     const ds = t.app.get(DataSource);
     const importer = new CatalogueImportService(new CatalogueWriter(ds));
-    // Six products alike in all but their id (and a price no other suite uses), fed out of order.
-    const ids = ['e', 'b', 'f', 'a', 'd', 'c'].map((s) => `tie-${process.pid}-${s}`);
     async function* feed() {
-      for (const [i, id] of ids.entries()) {
-        yield {
-          line: i + 2,
-          row: {
-            id,
-            title: 'Tie Studio camel wool coat',
-            brand: 'Tie Studio',
-            price: '6161.00 USD',
-            link: `https://shop.example.com/${id}`,
-            image_link: `https://cdn.example.com/${id}.jpg`,
-            color: 'Camel',
-            material: 'wool',
-            product_type: 'Apparel & Accessories > Clothing > Outerwear > Coats',
-          },
-        };
-      }
+      for (const [i, row] of rows.entries()) yield { line: i + 2, row };
     }
     try {
-      expect(await importer.importRows(feed())).toEqual(
-        expect.objectContaining({ inserted: 6, rejected: 0 }),
-      );
+      await check(await importer.importRows(feed()));
+    } finally {
+      await ds.query(`DELETE FROM products WHERE external_id = ANY($1)`, [rows.map((r) => r.id)]);
+    }
+  }
+
+  /** An organization of its own with a ready camel core (the search budget is 20 a minute). */
+  async function camelShopper(): Promise<{ key: string; core: string }> {
+    const shopper = await createOrgWithKey(t.app);
+    const images = [await colourPng('#c19a6b', 64)];
+    const { coreId: core } = await createReadyCore(t, shopper, { name: 'Camel', images });
+    return { key: shopper.key, core };
+  }
+
+  it('orders equal scores by product id, not by the random internal row id', async () => {
+    // Six products alike in all but their id (and a price no other suite uses), fed out of order.
+    const ids = ['e', 'b', 'f', 'a', 'd', 'c'].map((s) => `tie-${process.pid}-${s}`);
+    const rows = ids.map((id) =>
+      coatRow(id, {
+        title: 'Tie Studio camel wool coat',
+        brand: 'Tie Studio',
+        price: '6161.00 USD',
+        material: 'wool',
+      }),
+    );
+    await withProducts(rows, async (summary) => {
+      expect(summary).toEqual(expect.objectContaining({ inserted: 6, rejected: 0 }));
       // The row ids are random: the former tie-break (row id) put these in this order once in 720 runs.
       const res = await search(coreId, { minPrice: 6161, maxPrice: 6161 }).expect(200);
       const products = res.body.products as { id: string; score: number }[];
       expect(new Set(products.map((p) => p.score)).size).toBe(1);
       expect(products.map((p) => p.id)).toEqual([...ids].sort());
-    } finally {
-      // The suites share one catalogue: six camel coats must not reach another suite's camel search.
-      await ds.query(`DELETE FROM products WHERE external_id = ANY($1)`, [ids]);
-    }
+    });
   });
 
   // A shopper sent to a product that cannot be bought: 1 in 6 rows of a realistic feed are out of stock,
-  // and the search returned them like any other. An organization of its own (the search budget).
+  // and the search returned them like any other.
   it('never returns a product the feed marks out of stock, in any spelling', async () => {
-    const shopper = await createOrgWithKey(t.app);
-    const { coreId: own } = await createReadyCore(t, shopper, {
-      name: 'Camel',
-      images: [await colourPng('#c19a6b', 64)],
-    });
-    const { CatalogueImportService } = await import('../../src/products/catalogue-import.service');
-    const { CatalogueWriter } = await import('../../src/products/catalogue-writer');
-    const ds = t.app.get(DataSource);
-    const importer = new CatalogueImportService(new CatalogueWriter(ds));
+    const shopper = await camelShopper();
     const stock: [string, string | undefined][] = [
       ['a', 'in_stock'],
       ['b', 'out_of_stock'],
@@ -179,34 +192,20 @@ describe('POST /api/v1/org/cores/{id}/products (e2e)', () => {
       ['g', 'backorder'],
     ];
     const ids = stock.map(([s]) => `stock-${process.pid}-${s}`);
-    async function* feed() {
-      for (const [i, [s, availability]] of stock.entries()) {
-        const id = ids[i];
-        yield {
-          line: i + 2,
-          row: {
-            id,
-            title: `Stock Studio camel wool coat ${s}`,
-            brand: 'Stock Studio',
-            price: '6262.00 USD',
-            link: `https://shop.example.com/${id}`,
-            image_link: `https://cdn.example.com/${id}.jpg`,
-            color: 'Camel',
-            material: 'wool',
-            product_type: 'Apparel & Accessories > Clothing > Outerwear > Coats',
-            ...(availability === undefined ? {} : { availability }),
-          },
-        };
-      }
-    }
-    try {
-      expect(await importer.importRows(feed())).toEqual(
-        expect.objectContaining({ inserted: 7, rejected: 0 }),
-      );
-      const stored = await ds.query(
-        `SELECT availability FROM products WHERE external_id = ANY($1) ORDER BY external_id`,
-        [ids],
-      );
+    const rows = stock.map(([s, availability], i) =>
+      coatRow(ids[i], {
+        title: `Stock Studio camel wool coat ${s}`,
+        brand: 'Stock Studio',
+        price: '6262.00 USD',
+        material: 'wool',
+        ...(availability === undefined ? {} : { availability }),
+      }),
+    );
+    await withProducts(rows, async (summary) => {
+      expect(summary).toEqual(expect.objectContaining({ inserted: 7, rejected: 0 }));
+      const stored = await t.app
+        .get(DataSource)
+        .query(`SELECT availability FROM products WHERE external_id = ANY($1) ORDER BY external_id`, [ids]);
       expect(stored.map((r: { availability: string | null }) => r.availability)).toEqual([
         'in_stock',
         'out_of_stock',
@@ -222,12 +221,34 @@ describe('POST /api/v1/org/cores/{id}/products (e2e)', () => {
         { query: 'coat', minPrice: 6262, maxPrice: 6262 },
         { query: 'stock studio wool', minPrice: 6262, maxPrice: 6262 },
       ]) {
-        const res = await search(own, body, shopper.key).expect(200);
+        const res = await search(shopper.core, body, shopper.key).expect(200);
         expect((res.body.products as { id: string }[]).map((p) => p.id).sort()).toEqual(available);
       }
-    } finally {
-      await ds.query(`DELETE FROM products WHERE external_id = ANY($1)`, [ids]);
-    }
+    });
+  });
+
+  // A sixth of a realistic feed is on sale: maxPrice filtered on the regular price, and the answer showed it.
+  it('filters and answers with the price a shopper pays: the sale price in its window', async () => {
+    const shopper = await camelShopper();
+    const ids = ['on', 'ended'].map((s) => `sale-${process.pid}-${s}`);
+    const rows = ids.map((id, i) =>
+      coatRow(id, {
+        title: `Sale Studio camel coat ${i}`,
+        brand: 'Sale Studio',
+        price: '7373.00 USD',
+        sale_price: '6363.00 USD',
+        ...(i === 1 ? { sale_price_effective_date: '2020-01-01T00:00Z/2020-01-31T00:00Z' } : {}),
+      }),
+    );
+    await withProducts(rows, async (summary) => {
+      expect(summary).toEqual(expect.objectContaining({ inserted: 2 }));
+      const onSale = await search(shopper.core, { minPrice: 6363, maxPrice: 6363 }, shopper.key).expect(200);
+      expect(onSale.body.products.map((p: { id: string; price: number }) => [p.id, p.price])).toEqual([
+        [ids[0], 6363],
+      ]);
+      const regular = await search(shopper.core, { minPrice: 7373, maxPrice: 7373 }, shopper.key).expect(200);
+      expect(regular.body.products.map((p: { id: string }) => p.id)).toEqual([ids[1]]);
+    });
   });
 
   it('narrows by the query, and a non-fashion query still returns clothing', async () => {
