@@ -2,6 +2,7 @@
  * Pure parts of product search: query building, scoring, diversity and match reasons.
  * See docs/decisions/0004-product-ranking.md and 0028-search-features-and-one-pass-ranking.md.
  */
+import { stemmer } from 'stemmer';
 import { byCodeUnits } from '../common/code-unit-order';
 import { vocabularyColourNames } from '../taste/colour-names';
 import { colourDistance } from '../taste/colour-vocabulary';
@@ -141,12 +142,14 @@ export function colourSimilarity(product: Oklab | null, palette: readonly Palett
   return best;
 }
 
-/** Naive English singular, enough to compare `coats` with `coat` or `dresses` with `dress`. */
+/**
+ * A word's English stem (Porter, the `stemmer` package), so that a shopper's `stripes` meets a feed's
+ * `Striped`, `check` meets `Checked` and `knitted` meets `Knit`, as PostgreSQL's English stemmer already
+ * folds them for the text index; the naive plural `-s` before this missed them (ADR 0056). Both sides of
+ * every comparison go through it.
+ */
 function stem(word: string): string {
-  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.length > 4 && /(sses|shes|ches|xes)$/.test(word)) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
-  return word;
+  return stemmer(word);
 }
 
 /** True when every content word of `phrase` occurs in `words` (compared singular). */
