@@ -90,6 +90,15 @@ describe('search plan', () => {
       expect(planSearch(PROFILE, { query: 'navy striped' }).text).toBeNull();
     });
 
+    it("filters by the gender the query names unless the body's gender says otherwise", () => {
+      expect(planSearch(PROFILE, { query: "men's shirt" }).filters.genders).toEqual(['men', 'unisex']);
+      expect(planSearch(PROFILE, { query: "men's shirt", gender: 'women' }).filters.genders).toEqual([
+        'women',
+        'unisex',
+      ]);
+      expect(planSearch(PROFILE, { query: 'shirt' }).filters.genders).toBeNull();
+    });
+
     it('reads the features for a query of other words alone, nearest the dominant colour', () => {
       const plan = planSearch(PROFILE, { query: 'striped wool' });
       expect(plan.text).toEqual({ tsquery: 'striped | wool', near: CAMEL, take: 120 });

@@ -67,7 +67,8 @@ export function planSearch(profile: CoreSearchProfile, input: ProductSearchFilte
   const ranking = toRankingProfile(profile);
   const query = parseShopperQuery(input.query ?? '');
   const filters: CandidateFilters = {
-    genders: gendersFor(input.gender),
+    // The `gender` field, else the gender the query names (`men's shirt` included women's shirts).
+    genders: gendersFor(input.gender ?? query.gender ?? undefined),
     minPrice: input.minPrice ?? null,
     maxPrice: input.maxPrice ?? null,
     excludeExternalIds: input.excludeIds && input.excludeIds.length > 0 ? input.excludeIds : null,

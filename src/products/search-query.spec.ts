@@ -80,8 +80,26 @@ describe('parseShopperQuery', () => {
     expect(queryWords('skirt shirt')).toEqual(['skirt', 'shirt']);
   });
 
+  // `men's shirt` included women's shirts: the query's gender word was matched as text, or dropped.
+  it('reads a gender the query names as a gender, not as a term', () => {
+    expect(parseShopperQuery("men's shirt")).toMatchObject({
+      gender: 'men',
+      terms: ['shirt'],
+      category: 'shirts',
+    });
+    expect(parseShopperQuery('womens navy coat')).toMatchObject({ gender: 'women', terms: ['coat'] });
+    expect(parseShopperQuery("men's and women's scarves").gender).toBeNull();
+    expect(parseShopperQuery('camel coat').gender).toBeNull();
+  });
+
   it('is empty for an empty query and drops stop words', () => {
-    expect(parseShopperQuery('  ')).toEqual({ text: '', colours: [], category: null, terms: [] });
+    expect(parseShopperQuery('  ')).toEqual({
+      text: '',
+      colours: [],
+      category: null,
+      terms: [],
+      gender: null,
+    });
     expect(queryWords('a coat for the winter')).toEqual(['coat', 'winter']);
   });
 });

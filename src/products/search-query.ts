@@ -12,6 +12,7 @@
 import { colourFeatures, queryColourSource } from './product-colour';
 import type { Oklab } from './product-ranking';
 import { CategoryName, queryCategory } from './search-features';
+import type { ProductGender } from './product.entity';
 
 export interface NamedColour {
   name: string;
@@ -27,7 +28,25 @@ export interface ShopperQuery {
   category: CategoryName | null;
   /** Content words other than colours (category words included), lower case, distinct. */
   terms: string[];
+  /** The gender the query names (`men's shirt`, `womens coat`), or null; not among the terms. */
+  gender: ProductGender | null;
 }
+
+/** Words of a query that name whom a garment is for (`men's` reads as `men`: the `s` is dropped). */
+const GENDER_WORDS: Record<string, ProductGender> = {
+  men: 'men',
+  mens: 'men',
+  man: 'men',
+  male: 'men',
+  menswear: 'men',
+  women: 'women',
+  womens: 'women',
+  woman: 'women',
+  female: 'women',
+  ladies: 'women',
+  womenswear: 'women',
+  unisex: 'unisex',
+};
 
 const STOPWORDS = new Set(
   'a an and are as at be by for from has have i in into is it its me my of on or show some the to with without very more most'.split(
@@ -124,12 +143,15 @@ export function parseShopperQuery(text: string): ShopperQuery {
   const trimmed = text.trim();
   const words = queryWords(trimmed);
   const { colours, used } = colourPhrases(words);
-  const rest = words.filter((_, i) => !used.has(i));
+  const genders = new Set(words.filter((w) => GENDER_WORDS[w]).map((w) => GENDER_WORDS[w]));
+  const rest = words.filter((w, i) => !used.has(i) && !GENDER_WORDS[w]);
   return {
     text: trimmed,
     colours,
     category: queryCategory(rest.join(' ')),
     terms: [...new Set(rest)],
+    // One gender named: a filter, as the `gender` field is. Both (`men's and women's`): none.
+    gender: genders.size === 1 ? [...genders][0] : null,
   };
 }
 

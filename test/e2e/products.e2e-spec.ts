@@ -251,6 +251,20 @@ describe('POST /api/v1/org/cores/{id}/products (e2e)', () => {
     });
   });
 
+  // `men's shirt` included women's shirts: the word was dropped (`men`) or matched as text.
+  it("filters by a gender the query names (`men's coat`), as the gender field does", async () => {
+    const shopper = await camelShopper();
+    const found = await search(shopper.core, { query: "men's coat" }, shopper.key).expect(200);
+    const ids = (found.body.products as { id: string }[]).map((p) => p.id);
+    expect(ids.length).toBeGreaterThan(0);
+    const genders = (
+      await t.app.get(DataSource).query(`SELECT gender FROM products WHERE external_id = ANY($1)`, [ids])
+    ).map((r: { gender: string }) => r.gender);
+    expect(genders).toHaveLength(ids.length);
+    for (const g of genders) expect(['men', 'unisex']).toContain(g);
+    expect(found.body.query).toBe("men's coat");
+  });
+
   it('narrows by the query, and a non-fashion query still returns clothing', async () => {
     const coat = await search(coreId, { query: 'coat' }).expect(200);
     expect(coat.body.query).toBe('coat');

@@ -40,7 +40,10 @@ function NotBelow(property: 'minPrice'): PropertyDecorator {
 
 export class ProductSearchDto {
   @ApiPropertyOptional({
-    description: 'Narrows the search. When omitted, the search uses the taste profile alone.',
+    description:
+      'Narrows the search. When omitted, the search uses the taste profile alone. Its colour words steer ' +
+      "colour, a garment word selects the category, and a gender word (`men's`, `womens`) filters as " +
+      '`gender` does when `gender` is not given.',
     maxLength: MAX_QUERY_LENGTH,
     example: 'wool coat',
   })
