@@ -325,6 +325,29 @@ describe('scoreCandidates', () => {
     expect(ranked[0].score).toBeGreaterThan(ranked[1].score);
   });
 
+  // A 5% orange accent's tag put `Black/Burnt Orange` loafers first for a black core (`tag: orange`).
+  it("matches the profile's attributes against the product's words without its colour field", () => {
+    const black = { l: 0.2, a: 0, b: 0 };
+    const profile: RankingProfile = {
+      ...PROFILE,
+      tags: ['orange', 'dark'],
+      palette: [{ name: 'black', oklab: black, share: 1 }],
+    };
+    const ranked = scoreCandidates(
+      [
+        candidate('b-accent', { title: 'Loafers', colour: 'Black/Burnt Orange', colourLab: black }),
+        candidate('a-plain', { title: 'Loafers', colour: 'Black', colourLab: black }),
+      ],
+      profile,
+      null,
+    );
+    expect(ranked.map((r) => r.candidate.id)).toEqual(['a-plain', 'b-accent']);
+    expect(ranked[1].matchReasons).not.toContain('tag: orange');
+    // A tag in the product's own words still counts (`orange` in a title is what the product is).
+    const titled = scoreCandidates([candidate('t', { title: 'Orange loafers' })], profile, null);
+    expect(titled[0].matchReasons).toContain('tag: orange');
+  });
+
   // The generator's `Shoes > Boots & Sneakers` made ballet flats match `sneakers`, and say so.
   it("matches a query word against a category path's one-kind segments, not a group like `Boots & Sneakers`", () => {
     expect(describingPath('Apparel & Accessories > Shoes > Boots & Sneakers')).toBe(' Shoes ');

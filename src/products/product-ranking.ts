@@ -167,9 +167,10 @@ export function phraseMatches(phrase: string, words: ReadonlySet<string>): boole
 export function productWords(
   c: RankingCandidate,
   fieldWords: (text: string) => readonly string[] = fieldStems,
+  withColour = true,
 ): Set<string> {
   const words = new Set<string>(fieldWords(titleWithoutBrand(c.title, c.designer)));
-  for (const field of [describingPath(c.category), c.colour, c.material, c.pattern])
+  for (const field of [describingPath(c.category), withColour ? c.colour : null, c.material, c.pattern])
     if (field) for (const w of fieldWords(field)) words.add(w);
   return words;
 }
@@ -217,13 +218,23 @@ type WordFields = Pick<
   RankingCandidate,
   'title' | 'designer' | 'category' | 'colour' | 'material' | 'pattern'
 >;
-const productWordsCache = new Map<string, { fields: WordFields; words: ReadonlySet<string> }>();
+interface ProductWordSets {
+  /** Every describing word: the query's terms and the avoid rules are matched against these. */
+  words: ReadonlySet<string>;
+  /**
+   * The same without the colour field: the profile's attributes are matched against these. The colour
+   * is scored by the colour match; a profile tag that names a colour (`orange` for a 2% accent, `dark`)
+   * matched `Black/Burnt Orange` and `Dark Navy` and undid the palette weighting (ADR 0056).
+   */
+  attributeWords: ReadonlySet<string>;
+}
+const productWordsCache = new Map<string, { fields: WordFields } & ProductWordSets>();
 
 /**
  * productWords() remembered across searches per product id, reused only while the fields it was built
  * from are the same (a re-imported product with a new title or colour is tokenized again).
  */
-function cachedProductWords(c: RankingCandidate): ReadonlySet<string> {
+function cachedProductWords(c: RankingCandidate): ProductWordSets {
   const hit = productWordsCache.get(c.id);
   const f = hit?.fields;
   if (
@@ -235,12 +246,15 @@ function cachedProductWords(c: RankingCandidate): ReadonlySet<string> {
     f.material === c.material &&
     f.pattern === c.pattern
   )
-    return hit.words;
-  const words = productWords(c, cachedFieldStems);
+    return hit;
+  const sets = {
+    words: productWords(c, cachedFieldStems),
+    attributeWords: productWords(c, cachedFieldStems, false),
+  };
   if (productWordsCache.size >= PRODUCT_WORDS_CACHE) productWordsCache.clear();
   const { title, designer, category, colour, material, pattern } = c;
-  productWordsCache.set(c.id, { fields: { title, designer, category, colour, material, pattern }, words });
-  return words;
+  productWordsCache.set(c.id, { fields: { title, designer, category, colour, material, pattern }, ...sets });
+  return sets;
 }
 
 /** Distinct colour values whose words are remembered across searches (cleared whole when full). */
@@ -504,10 +518,10 @@ function queryMatch(
 
 /** One candidate's score in 0..1 (rounded to 0.001) and its reasons (distinct, at most six). */
 function scoreCandidate<C extends RankingCandidate>(candidate: C, ctx: ScoringContext): RankedProduct<C> {
-  const words = cachedProductWords(candidate);
+  const { words, attributeWords } = cachedProductWords(candidate);
   const { colour, matched } = colourMatch(candidate, ctx);
   const colourName = matched.length > 0 && candidate.colour ? ctx.colourNameOf(candidate.colour) : null;
-  const attributeReasons = attributeMatch(candidate, words, ctx);
+  const attributeReasons = attributeMatch(candidate, attributeWords, ctx);
   const q = queryMatch(candidate, words, matched, ctx);
   const avoided = avoidance(candidate, words, ctx.avoid, ctx.paletteChroma);
   const { weights } = ctx;
