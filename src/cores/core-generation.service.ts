@@ -135,7 +135,7 @@ export class CoreGenerationService {
     return this.repo.transaction(async (manager) => {
       // The name as it is now, not as the job started: a rename during generation must reach the search
       // text and the event (a vision model takes 10-40 s).
-      const current = await this.repo.lockEventFields(coreId, manager);
+      const current = await this.repo.eventFields(coreId, manager, true);
       if (!current) return null;
       const ok = await this.repo.applyGeneration(
         coreId,

@@ -273,22 +273,20 @@ export class CoresRepository {
     return (res.affected ?? 0) > 0;
   }
 
-  /** The organization and name of a core, read in `manager`'s transaction (for event payloads). */
-  eventFields(coreId: string, manager: EntityManager): Promise<{ orgId: string; name: string } | null> {
-    return manager
-      .getRepository(CoreEntity)
-      .findOne({ where: { id: coreId }, select: { orgId: true, name: true } });
-  }
-
   /**
-   * The same fields with the row locked until the transaction ends: a generation's result is written
-   * under the name the core has then (a rename, which locks the row too, waits or has committed).
+   * The organization and name of a core, read in `manager`'s transaction (for event payloads). With
+   * `lock`, the row stays locked until the transaction ends: a generation's result is written under the
+   * name the core has then (a rename, which locks the row too, waits or has committed).
    */
-  lockEventFields(coreId: string, manager: EntityManager): Promise<{ orgId: string; name: string } | null> {
+  eventFields(
+    coreId: string,
+    manager: EntityManager,
+    lock = false,
+  ): Promise<{ orgId: string; name: string } | null> {
     return manager.getRepository(CoreEntity).findOne({
       where: { id: coreId },
       select: { orgId: true, name: true },
-      lock: { mode: 'pessimistic_write' },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
   }
 

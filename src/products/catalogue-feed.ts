@@ -66,9 +66,9 @@ export function paidPrice(
   if (!sale || sale.currency !== price.currency || sale.amount >= price.amount) return price.amount;
   const window = text(row, 'sale_price_effective_date');
   if (window === '') return sale.amount;
-  const [start, end] = window.split('/').map((part) => Date.parse(part.trim()));
-  if (window.split('/').length !== 2 || Number.isNaN(start) || Number.isNaN(end)) return price.amount;
-  return now.getTime() >= start && now.getTime() < end ? sale.amount : price.amount;
+  const [start, end, ...rest] = window.split('/').map((part) => Date.parse(part.trim()));
+  const open = rest.length === 0 && now.getTime() >= start && now.getTime() < end; // NaN: false
+  return open ? sale.amount : price.amount;
 }
 
 /** ISO 4217 codes, as the runtime's Intl knows them. */

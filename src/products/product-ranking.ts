@@ -152,7 +152,7 @@ function stem(word: string): string {
   return stemmer(word);
 }
 
-/** True when every content word of `phrase` occurs in `words` (compared singular). */
+/** True when every content word of `phrase` occurs in `words` (compared stemmed). */
 export function phraseMatches(phrase: string, words: ReadonlySet<string>): boolean {
   const tokens = tokenize(phrase).map(stem);
   return tokens.length > 0 && tokens.every((t) => words.has(t));
@@ -160,19 +160,33 @@ export function phraseMatches(phrase: string, words: ReadonlySet<string>): boole
 
 /**
  * The words that describe a product: title without the brand, category, colour, material and pattern,
- * with compound garment words split (`overcoat` also gives `coat`), compared singular. Never the
+ * with compound garment words split (`overcoat` also gives `coat`), compared stemmed. Never the
  * description, so the cost does not grow with its length and its prose ("under a camel coat") matches
  * nothing.
  */
 export function productWords(
   c: RankingCandidate,
   fieldWords: (text: string) => readonly string[] = fieldStems,
-  withColour = true,
 ): Set<string> {
+  return withColourWords(attributeWordsOf(c, fieldWords), c, fieldWords);
+}
+
+/** productWords() without the colour field: what the profile's attributes are matched against. */
+function attributeWordsOf(c: RankingCandidate, fieldWords: (text: string) => readonly string[]): Set<string> {
   const words = new Set<string>(fieldWords(titleWithoutBrand(c.title, c.designer)));
-  for (const field of [describingPath(c.category), withColour ? c.colour : null, c.material, c.pattern])
+  for (const field of [describingPath(c.category), c.material, c.pattern])
     if (field) for (const w of fieldWords(field)) words.add(w);
   return words;
+}
+
+function withColourWords(
+  words: ReadonlySet<string>,
+  c: RankingCandidate,
+  fieldWords: (text: string) => readonly string[],
+): Set<string> {
+  const all = new Set(words);
+  if (c.colour) for (const w of fieldWords(c.colour)) all.add(w);
+  return all;
 }
 
 /**
@@ -189,7 +203,7 @@ export function describingPath(path: string | null): string | null {
     .join('>');
 }
 
-/** The singular words of one field, compounds split. */
+/** The stemmed words of one field, compounds split. */
 function fieldStems(text: string): string[] {
   return tokenize(splitCompounds(text)).map(stem);
 }
@@ -247,10 +261,8 @@ function cachedProductWords(c: RankingCandidate): ProductWordSets {
     f.pattern === c.pattern
   )
     return hit;
-  const sets = {
-    words: productWords(c, cachedFieldStems),
-    attributeWords: productWords(c, cachedFieldStems, false),
-  };
+  const attributeWords = attributeWordsOf(c, cachedFieldStems);
+  const sets = { words: withColourWords(attributeWords, c, cachedFieldStems), attributeWords };
   if (productWordsCache.size >= PRODUCT_WORDS_CACHE) productWordsCache.clear();
   const { title, designer, category, colour, material, pattern } = c;
   productWordsCache.set(c.id, { fields: { title, designer, category, colour, material, pattern }, ...sets });
@@ -287,7 +299,7 @@ function memo<T>(fn: (key: string) => T): (key: string) => T {
   };
 }
 
-/** The avoid rules' words, singular as productWords() holds them. */
+/** The avoid rules' words, stemmed as productWords() holds them. */
 const PRINT_STEMS = [...new Set([...PRINT_WORDS].map(stem))];
 const STRIPE_STEMS = [...new Set([...STRIPE_WORDS].map(stem))];
 const CHECK_STEMS = [...new Set([...CHECK_WORDS].map(stem))];
@@ -295,7 +307,7 @@ const CHECK_STEMS = [...new Set([...CHECK_WORDS].map(stem))];
 /** Profile attributes scored at most (the first ones: the writer lists the strongest first). */
 const MAX_ATTRIBUTES = 32;
 
-/** Attributes with their singular tokens, distinct by value, without empty ones, at most MAX_ATTRIBUTES. */
+/** Attributes with their stemmed tokens, distinct by value, without empty ones, at most MAX_ATTRIBUTES. */
 function distinctAttributes(
   list: readonly { kind: string; value: string }[],
 ): { kind: string; key: string; tokens: string[] }[] {
@@ -399,7 +411,7 @@ interface ScoringContext {
   avoid: AvoidRules;
   paletteChroma: number;
   terms: string[];
-  /** Each term's singular words. */
+  /** Each term's stemmed words. */
   termStems: string[][];
   queryParts: number;
   namedOf: (colourText: string) => number;

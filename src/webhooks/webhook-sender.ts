@@ -3,8 +3,6 @@ import { Webhook } from 'standardwebhooks';
 import { SafeOutbound } from '../storage/safe-outbound';
 
 export interface AttemptOutcome {
-  /** When the attempt was sent: its `webhook-timestamp` (the time it finished is later by the wait). */
-  sentAt: Date;
   httpStatus: number | null;
   /** A short reason when the attempt failed. */
   error: string | null;
@@ -22,9 +20,15 @@ const MAX_ERROR_LENGTH = 255;
 export class WebhookSender {
   constructor(private readonly outbound: SafeOutbound) {}
 
-  async send(url: string, secret: string, deliveryId: string, payload: string): Promise<AttemptOutcome> {
+  /** Sends the attempt signed with `timestamp` (its `webhook-timestamp`). */
+  async send(
+    url: string,
+    secret: string,
+    deliveryId: string,
+    payload: string,
+    timestamp: Date,
+  ): Promise<AttemptOutcome> {
     const signal = AbortSignal.timeout(this.outbound.timeoutMs);
-    const timestamp = new Date();
     try {
       const target = this.outbound.checkUrl(url);
       const signature = new Webhook(secret).sign(deliveryId, timestamp, payload);
@@ -43,21 +47,15 @@ export class WebhookSender {
       });
       await res.body.dump();
       const httpStatus = res.statusCode;
-      if (httpStatus >= 200 && httpStatus < 300)
-        return { sentAt: timestamp, httpStatus, error: null, succeeded: true };
+      if (httpStatus >= 200 && httpStatus < 300) return { httpStatus, error: null, succeeded: true };
       const error =
         httpStatus >= 300 && httpStatus < 400
           ? `redirect (HTTP ${httpStatus}) not followed`
           : `endpoint answered HTTP ${httpStatus}`;
-      return { sentAt: timestamp, httpStatus, error, succeeded: false };
+      return { httpStatus, error, succeeded: false };
     } catch (err) {
       const reason = this.outbound.failure(err, signal).message;
-      return {
-        sentAt: timestamp,
-        httpStatus: null,
-        error: reason.slice(0, MAX_ERROR_LENGTH),
-        succeeded: false,
-      };
+      return { httpStatus: null, error: reason.slice(0, MAX_ERROR_LENGTH), succeeded: false };
     }
   }
 

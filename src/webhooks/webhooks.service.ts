@@ -53,13 +53,9 @@ function eventBody(type: DeliveryEvent, at: Date, data: object): string {
 }
 
 /**
- * Webhook endpoints (registration, listing, deletion, test events, delivery log) and the delivery of
- * events: rows written with the event's transaction, BullMQ jobs after the commit, one signed attempt
- * per job run, retried with exponential backoff by BullMQ (see docs/decisions/0008).
- */
-/**
  * The events an endpoint subscribes to: all when none are named, else a non-empty list without repeats
- * (the REST DTO checks the same; the dashboard's form, whose unticked boxes send nothing, relies on this).
+ * (the one place of the rule, for the API and for the dashboard's form, whose unticked boxes send
+ * nothing).
  */
 export function subscribedEvents(events: WebhookEvent[] | undefined): WebhookEvent[] {
   if (events === undefined) return [...WEBHOOK_EVENTS];
@@ -70,6 +66,11 @@ export function subscribedEvents(events: WebhookEvent[] | undefined): WebhookEve
   return events;
 }
 
+/**
+ * Webhook endpoints (registration, listing, deletion, test events, delivery log) and the delivery of
+ * events: rows written with the event's transaction, BullMQ jobs after the commit, one signed attempt
+ * per job run, retried with exponential backoff by BullMQ (see docs/decisions/0008).
+ */
 @Injectable()
 export class WebhooksService implements OnModuleDestroy {
   private readonly logger = new Logger(WebhooksService.name);
@@ -259,11 +260,14 @@ export class WebhooksService implements OnModuleDestroy {
   async deliver(deliveryId: string, attempt: number, isLastAttempt: boolean): Promise<DeliveryVerdict> {
     const delivery = await this.repo.findForSending(deliveryId);
     if (!delivery || delivery.state !== 'pending') return 'done';
+    // The attempt's time is when it is sent (its webhook-timestamp), not when its answer came.
+    const at = new Date();
     const outcome: AttemptOutcome = await this.sender.send(
       delivery.url,
       delivery.secret,
       delivery.id,
       delivery.payload,
+      at,
     );
     const result = outcome.succeeded ? 'succeeded' : isLastAttempt ? 'failed' : 'retrying';
     this.metrics.webhookDelivery(result);
@@ -275,7 +279,7 @@ export class WebhooksService implements OnModuleDestroy {
         deliveryId: delivery.id,
         event: delivery.event,
         attempt,
-        at: outcome.sentAt,
+        at,
         httpStatus: outcome.httpStatus,
         error: outcome.error,
         succeeded: outcome.succeeded,

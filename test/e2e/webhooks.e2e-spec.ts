@@ -181,6 +181,7 @@ describe('webhooks (e2e, local HTTPS receiver)', () => {
       [{ url: 'https://example.com:8443/x' }, /port 8443 is not allowed/],
       [{ url: `https://example.com/${'a'.repeat(2049)}` }, /url must be shorter than or equal to 2048/],
       [{ url: `${receiver.origin}/x`, events: [] }, /events should not be empty/],
+      [{ url: `${receiver.origin}/x`, events: ['core.ready', 'core.ready'] }, /events must not repeat/],
       [{ url: `${receiver.origin}/x`, events: ['core.created'] }, /events must be one of/],
       [{ url: `${receiver.origin}/x`, events: 'core.ready' }, /events must be an array/],
       [{ url: `${receiver.origin}/x`, events: null }, /events must be an array/],

@@ -1,15 +1,5 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import {
-  ArrayNotEmpty,
-  ArrayUnique,
-  IsArray,
-  IsIn,
-  IsOptional,
-  IsString,
-  MaxLength,
-  MinLength,
-  ValidateIf,
-} from 'class-validator';
+import { IsArray, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import {
   DELIVERY_LIST_LIMIT,
   MAX_WEBHOOK_DESCRIPTION_LENGTH,
@@ -43,11 +33,10 @@ export class WebhookCreateDto {
     minItems: 1,
     example: ['core.ready', 'core.failed'],
   })
-  // Absent means all; null is no subset of the events (400), which @IsOptional let through.
+  // Absent means all; null is no subset of the events (400), which @IsOptional let through. Non-empty
+  // and without repeats: subscribedEvents() in the service, for this and the dashboard's form.
   @ValidateIf((_dto, value) => value !== undefined)
   @IsArray()
-  @ArrayNotEmpty()
-  @ArrayUnique()
   @IsIn(EVENT_ENUM, { each: true, message: `each value in events must be one of: ${EVENT_ENUM.join(', ')}` })
   events?: WebhookEvent[];
 
