@@ -226,6 +226,41 @@ describe('scoreCandidates', () => {
     expect(ranked[1].score).toBeLessThan(0.5);
   });
 
+  it('ranks a product matching more of the query above one matching less, whatever the profile says of it (navy knit dress)', () => {
+    const query = parseShopperQuery('navy knit dress');
+    const navy = query.colours[0].oklab;
+    const navyProfile: RankingProfile = {
+      ...PROFILE,
+      styleAttributes: ['minimalist', 'relaxed tailoring', 'tailored'],
+      palette: [{ name: 'navy', oklab: navy, share: 1 }],
+    };
+    const dress = { category: 'Dresses', categoryName: 'dresses' as const };
+    const ranked = scoreCandidates(
+      [
+        // Every profile attribute and the palette's own colour name, but no knit.
+        candidate('navy-tailored', {
+          ...dress,
+          title: 'Minimalist relaxed tailoring tailored wool dress',
+          colourLab: navy,
+          colour: 'Navy',
+        }),
+        candidate('navy-knit', { ...dress, title: 'Ribbed knit dress', colourLab: navy }),
+        candidate('camel-knit', { ...dress, title: 'Knit midi dress', colourLab: CAMEL, colour: 'Camel' }),
+        candidate('camel-plain', { ...dress, title: 'Slip dress', colourLab: CAMEL, colour: 'Camel' }),
+      ],
+      navyProfile,
+      query,
+    );
+    expect(ranked.map((r) => r.candidate.id)).toEqual([
+      'navy-knit',
+      'navy-tailored',
+      'camel-knit',
+      'camel-plain',
+    ]);
+    expect(ranked[0].matchReasons).toContain('query: navy knit dress');
+    expect(ranked.map((r) => r.score)).toEqual([...ranked.map((r) => r.score)].sort((x, y) => y - x));
+  });
+
   it("lets the query's colour words steer colour: camel coat puts camel coats first, a dress never first", () => {
     const navyProfile: RankingProfile = { ...PROFILE, palette: [{ name: 'navy', oklab: NAVY, share: 1 }] };
     const ranked = scoreCandidates(

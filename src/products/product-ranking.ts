@@ -511,21 +511,35 @@ function queryMatch(
   words: ReadonlySet<string>,
   matchedColours: readonly PaletteColour[],
   ctx: ScoringContext,
-): { score: number; match: boolean; reason: string | null } {
+): { score: number; match: boolean; matched: number; reason: string | null } {
   const query = ctx.query;
-  if (!query) return { score: 0, match: false, reason: null };
+  if (!query) return { score: 0, match: false, matched: 0, reason: null };
   const inCategory = query.category === null || inQueryCategory(query.category, c);
   const matchedTerms = ctx.terms.filter((_, i) => ctx.termStems[i].every((w) => words.has(w)));
   const colourMatched = query.colours.length > 0 && matchedColours.length > 0;
   const matched = matchedTerms.length + (colourMatched ? 1 : 0);
   if (!inCategory || (matched === 0 && query.category === null))
-    return { score: 0, match: false, reason: null };
+    return { score: 0, match: false, matched: 0, reason: null };
   const named = [...(colourMatched ? matchedColours.map((m) => m.name) : []), ...matchedTerms];
   return {
     score: 0.5 + 0.5 * (matched / Math.max(1, ctx.queryParts)),
     match: true,
+    matched,
     reason: named.length > 0 ? `query: ${named.join(' ')}` : null,
   };
+}
+
+/**
+ * The query narrows: with a query, every product matching it scores above every product that does not
+ * (upper and lower half of the scale), and within the upper half a product matching more of the query's
+ * parts (its words and its colour) above one matching fewer (`navy knit dress`: navy knit dresses, then
+ * the navy dresses and the knit dresses that are not navy, each band ordered by `base`). Scores stay in
+ * order with the list.
+ */
+function queryTier(q: { match: boolean; matched: number }, base: number, queryParts: number): number {
+  if (!q.match) return 0.5 * base;
+  // `base` fills nine tenths of its band, so rounding to 0.001 never ties two bands.
+  return 0.5 + (0.5 * (q.matched + 0.9 * Math.min(1, base))) / (queryParts + 1);
 }
 
 /** One candidate's score in 0..1 (rounded to 0.001) and its reasons (distinct, at most six). */
@@ -544,9 +558,7 @@ function scoreCandidate<C extends RankingCandidate>(candidate: C, ctx: ScoringCo
       weights.query * q.score -
       AVOID_PENALTY * avoided.strength,
   );
-  // The query narrows: with a query, every product matching it scores above every product that
-  // does not (upper and lower half of the scale), so scores stay in order with the list.
-  const score = ctx.withQuery ? (q.match ? 0.5 + 0.5 * base : 0.5 * base) : base;
+  const score = ctx.withQuery ? queryTier(q, base, ctx.queryParts) : base;
   const reasons = [...(colourName ? [`colour: ${colourName}`] : []), ...attributeReasons];
   if (q.reason) reasons.push(q.reason);
   return {
