@@ -1,6 +1,15 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  HttpStatus,
+  Logger,
+  NotFoundException,
+} from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { unreachableDependency } from './dependency-errors';
+import { allowedMethods, controllerRoute } from './method-not-allowed';
 import { errorReason } from './domain-exception';
 import { BARE_JSON_VALUE, isBareJsonValue } from './json-bytes';
 import { ServerErrorLog } from './server-error-log';
@@ -66,6 +75,14 @@ export function httpErrorMessage(err: HttpException): string {
 }
 
 /**
+ * The 404 of a request no controller took (Nest's not-found handler; a controller's own 404 has its
+ * route on the request), whose path a route may still serve under another method.
+ */
+function unroutedPath(exception: unknown, req: Request): boolean {
+  return exception instanceof NotFoundException && controllerRoute(req) === null;
+}
+
+/**
  * One shape for every non-2xx response: `{ message, status, code, reason?, requestId }` (the REST
  * mapping of domain reasons, docs/decisions/0038).
  * Unknown errors become a generic 500; the full error is logged, never returned.
@@ -79,13 +96,22 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const res = ctx.getResponse<Response>();
     const req = ctx.getRequest<Request & { id?: string }>();
-    const body = this.toBody(exception);
+    const allow = unroutedPath(exception, req) ? allowedMethods(req) : [];
+    const body: ErrorBody =
+      allow.length > 0
+        ? {
+            message: `${req.method} is not allowed on ${req.path}; it allows ${allow.join(', ')}.`,
+            status: HttpStatus.METHOD_NOT_ALLOWED,
+            code: CODES[405],
+          }
+        : this.toBody(exception);
     const requestId = typeof req.id === 'string' ? req.id : undefined;
     if (body.status >= 500) {
       this.serverErrors.report(exception, body.status, { requestId, method: req.method, path: req.path });
     }
     if (res.headersSent) return;
     if (body.status === 503) res.setHeader('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
+    if (allow.length > 0) res.setHeader('Allow', allow.join(', '));
     res.status(body.status).json({ ...body, ...(requestId ? { requestId } : {}) });
   }
 

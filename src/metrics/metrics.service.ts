@@ -5,6 +5,7 @@ import { ConfigService } from '@nestjs/config';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type Redis from 'ioredis';
 import { withTimeout } from '../common/concurrency';
+import { controllerRoute } from '../common/method-not-allowed';
 import { AllConfig } from '../config/configuration';
 import { REDIS } from '../redis/redis.module';
 import { CATALOGUE_IMPORT_METRICS_KEY } from './catalogue-import-metrics';
@@ -20,12 +21,6 @@ export { CATALOGUE_IMPORT_METRICS_KEY };
 
 /** The `route` label of a request no route matched (never the raw URL: it would explode the series). */
 export const UNMATCHED_ROUTE = 'unmatched';
-
-/**
- * Nest registers its global middleware on this catch-all route, so every request passes through
- * it; a request no controller matched still carries it as `req.route` at the end.
- */
-const NEST_CATCH_ALL = '{/*splat}';
 
 /** Whether GET /metrics may be answered, and if not, with which status. */
 export type MetricsAccess = 'allowed' | 'unauthorized' | 'not_found';
@@ -207,10 +202,7 @@ export class MetricsService {
     return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
       const start = process.hrtime.bigint();
       res.once('finish', () => {
-        const r = req as IncomingMessage & { route?: { path?: unknown }; baseUrl?: string };
-        const path = r.route?.path;
-        const route =
-          typeof path === 'string' && path !== NEST_CATCH_ALL ? (r.baseUrl ?? '') + path : UNMATCHED_ROUTE;
+        const route = controllerRoute(req) ?? UNMATCHED_ROUTE;
         histogram.observe(
           { method: req.method ?? 'GET', route, status_code: res.statusCode },
           Number(process.hrtime.bigint() - start) / 1e9,

@@ -23,6 +23,33 @@ describe('error contract (e2e)', () => {
     expect(res.headers['content-type']).toMatch(/application\/json/);
   });
 
+  it('405 with Allow for a method a path does not answer, after authentication; 404 for an unknown path', async () => {
+    const auth = (r: request.Test) => r.set('Authorization', `Bearer ${org.key}`);
+    const list = await auth(http().delete('/api/v1/org/cores')).expect(405);
+    expectErrorBody(list.body, 405);
+    expect(list.body.code).toBe('method_not_allowed');
+    expect(list.body.message).toBe('DELETE is not allowed on /api/v1/org/cores; it allows GET, HEAD, POST.');
+    expect(list.body.requestId).toBe(list.headers['x-request-id']);
+    expect(list.headers.allow).toBe('GET, HEAD, POST');
+    expect(list.headers['content-type']).toMatch(/application\/json/);
+
+    // Any id: the route's path, whatever the core (its own 404 needs the method the route answers).
+    const core = await auth(http().put('/api/v1/org/cores/00000000-0000-4000-8000-000000000000')).expect(405);
+    expect(core.headers.allow).toBe('DELETE, GET, HEAD, PATCH');
+    const search = await auth(http().get('/api/v1/org/cores/some-id/products')).expect(405);
+    expect(search.headers.allow).toBe('POST');
+
+    // Authentication still comes first, and a path no route has stays a 404 without Allow.
+    await http().delete('/api/v1/org/cores').expect(401);
+    const unknown = await auth(http().delete('/api/v1/org/nothing-here')).expect(404);
+    expect(unknown.headers.allow).toBeUndefined();
+    // A route's own 404 is not turned into a 405.
+    const missing = await auth(http().get('/api/v1/org/cores/00000000-0000-4000-8000-000000000000')).expect(
+      404,
+    );
+    expect(missing.headers.allow).toBeUndefined();
+  });
+
   it('400 on malformed JSON, with the error body and a request id', async () => {
     const res = await http()
       .post('/api/v1/org/cores')
