@@ -261,6 +261,27 @@ describe('scoreCandidates', () => {
     expect(ranked.map((r) => r.score)).toEqual([...ranked.map((r) => r.score)].sort((x, y) => y - x));
   });
 
+  it('matches a trenchcoat and a trench coat alike, whichever way the query spells it', () => {
+    for (const text of ['trenchcoat', 'trench coat']) {
+      const ranked = scoreCandidates(
+        [
+          candidate('jacket', { title: 'Camel bomber jacket', colourLab: CAMEL }),
+          candidate('one-word', { title: 'Camel Trenchcoat', colourLab: CAMEL }),
+          candidate('two-words', { title: 'Camel Trench Coat', colourLab: CAMEL }),
+        ],
+        PROFILE,
+        parseShopperQuery(text),
+      );
+      expect(ranked.map((r) => [r.candidate.id, r.matchReasons.find((m) => m.startsWith('query:'))])).toEqual(
+        [
+          ['one-word', 'query: trench coat'],
+          ['two-words', 'query: trench coat'],
+          ['jacket', undefined],
+        ],
+      );
+    }
+  });
+
   it("lets the query's colour words steer colour: camel coat puts camel coats first, a dress never first", () => {
     const navyProfile: RankingProfile = { ...PROFILE, palette: [{ name: 'navy', oklab: NAVY, share: 1 }] };
     const ranked = scoreCandidates(

@@ -42,10 +42,10 @@ const CATEGORY_RULES: readonly [CategoryName, string][] = [
   ['jeans', 'jeans'],
   [
     'outerwear',
-    'outerwear|coats?|overcoats?|peacoats?|raincoats?|topcoats?|greatcoats?|jackets?|parkas?|anoraks?|trench|trenches|puffers?|bombers?|gilets?|windbreakers?',
+    'outerwear|coats?|overcoats?|peacoats?|raincoats?|topcoats?|greatcoats?|trenchcoats?|jackets?|parkas?|anoraks?|trench|trenches|puffers?|bombers?|gilets?|windbreakers?',
   ],
   ['knitwear', 'knitwear|knits?|sweaters?|jumpers?|cardigans?|pullovers?|sweatshirts?|hoodies?'],
-  ['tops', 'tops?|t-shirts?|tees?|tanks?|camisoles?|polos?|bodysuits?|vests?'],
+  ['tops', 'tops?|t-shirts?|tees?|tanks?|camisoles?|polos?|bodysuits?|vests?|waistcoats?'],
   ['shirts', 'shirts?|overshirts?|blouses?'],
   ['trousers', 'trousers|pants|chinos|joggers|leggings|shorts|culottes'],
   [
@@ -68,6 +68,8 @@ const CATEGORY_SUBSTRINGS: readonly [CategoryName, string[]][] = [
   ['dresses', ['dress', 'gown', 'jumpsuit', 'playsuit']],
   ['skirts', ['skirt']],
   ['jeans', ['jean']],
+  // A waistcoat is a vest, not a coat (the `coat` below would file it under outerwear).
+  ['tops', ['waistcoat']],
   [
     'outerwear',
     ['outerwear', 'coat', 'jacket', 'parka', 'anorak', 'trench', 'puffer', 'bomber', 'gilet', 'windbreaker'],
@@ -118,6 +120,7 @@ const COMPOUNDS: readonly [string, string][] = [
   ['raincoat', 'raincoat coat'],
   ['topcoat', 'topcoat coat'],
   ['greatcoat', 'greatcoat coat'],
+  ['trenchcoat', 'trenchcoat trench coat'],
   ['overshirt', 'overshirt shirt'],
   ['handbag', 'handbag bag'],
 ];

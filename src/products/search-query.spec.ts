@@ -80,6 +80,24 @@ describe('parseShopperQuery', () => {
     expect(queryWords('skirt shirt')).toEqual(['skirt', 'shirt']);
   });
 
+  // `trenchcoat` named no category and matched only products spelled so; a waistcoat was outerwear.
+  it('reads trenchcoat as trench coat, and a waistcoat as a top on both sides', () => {
+    for (const text of ['stone trenchcoat', 'stone trench-coat', 'stone trench coat']) {
+      const q = parseShopperQuery(text);
+      expect({ text, category: q.category, terms: q.terms }).toEqual({
+        text,
+        category: 'outerwear',
+        terms: ['trench', 'coat'],
+      });
+    }
+    expect(queryCategory('waistcoat')).toBe('tops');
+    expect(
+      productCategory({ category: 'Apparel > Tailoring', title: 'Tailored Waistcoat', designer: '' }),
+    ).toBe('tops');
+    expect(productCategory({ category: null, title: 'Waistcoat Dress', designer: '' })).toBe('dresses');
+    expect(productCategory({ category: null, title: 'Trenchcoat', designer: '' })).toBe('outerwear');
+  });
+
   // `men's shirt` included women's shirts: the query's gender word was matched as text, or dropped.
   it('reads a gender the query names as a gender, not as a term', () => {
     expect(parseShopperQuery("men's shirt")).toMatchObject({
@@ -170,7 +188,7 @@ describe('parseAvoids', () => {
 
 describe('search feature functions', () => {
   it('are the ones the migration created (frozen copies must not drift)', async () => {
-    const migration = await import('../../migrations/1795700000000-SearchFeatures');
+    const migration = await import('../../migrations/1796400000000-GarmentWordsSecondPass');
     const features = await import('./search-features');
     expect(migration.CATEGORY_KEY_FUNCTIONS).toEqual(features.CATEGORY_KEY_FUNCTIONS);
     expect(migration.FEATURES_FUNCTION).toBe(features.FEATURES_FUNCTION);

@@ -72,7 +72,8 @@ const MATERIAL_WORDS = new Set(
 
 /**
  * Lower-case word tokens of a query (`t-shirt` stays one token), accents removed. A shopper's `t shirt`
- * and `tshirt` are read as `t-shirt` (the one letter was dropped, and `white t shirt` found shirts).
+ * and `tshirt` are read as `t-shirt` (the one letter was dropped, and `white t shirt` found shirts), and
+ * `trenchcoat` as `trench coat` (a feed writes either; a product's `Trenchcoat` also gives both words).
  */
 export function queryWords(text: string): string[] {
   return (
@@ -81,6 +82,7 @@ export function queryWords(text: string): string[] {
       .normalize('NFKD')
       .replace(/[\u0300-\u036f]/g, '')
       .replace(/\bt(?:\s+|-)?shirt/g, 't-shirt')
+      .replace(/\btrench-?coat/g, 'trench coat')
       .match(/[a-z0-9]+(?:-[a-z0-9]+)*/g) ?? []
   ).filter((w) => w.length > 1 && !STOPWORDS.has(w));
 }

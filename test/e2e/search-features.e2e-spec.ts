@@ -49,6 +49,13 @@ describe('search features (SQL, real PostgreSQL)', () => {
       description: 'Goes with any coat.',
     },
     { title: 'Studio Arlo Thing', designer: 'Studio Arlo', category: null, description: 'Coat.' },
+    { title: 'Fieldhouse Stone Trenchcoat', designer: 'Fieldhouse', category: null, description: 'Rain.' },
+    {
+      title: 'Savile Tailored Waistcoat',
+      designer: 'Savile',
+      category: 'Apparel > Tailoring',
+      description: 'Under a coat.',
+    },
   ];
 
   beforeAll(async () => {
@@ -86,6 +93,8 @@ describe('search features (SQL, real PostgreSQL)', () => {
       'bags',
       'accessories',
       null,
+      'outerwear',
+      'tops',
     ]);
   });
 
@@ -95,7 +104,8 @@ describe('search features (SQL, real PostgreSQL)', () => {
          AND features @@ to_tsquery('english', 'coat') ORDER BY external_id`,
       [`${prefix}-%`],
     );
-    expect(matched.map((m) => m.external_id)).toEqual([`${prefix}-0`, `${prefix}-1`]);
+    // A trenchcoat is a coat (compound split); a waistcoat is not.
+    expect(matched.map((m) => m.external_id)).toEqual([`${prefix}-0`, `${prefix}-1`, `${prefix}-8`]);
     // The brand (`Black Sheep Studio`, `Coat Club`) is not a describing word either.
     const brand: unknown[] = await ds.query(
       `SELECT 1 FROM products WHERE external_id LIKE $1 AND features @@ to_tsquery('english', 'sheep | club')`,
