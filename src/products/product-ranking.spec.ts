@@ -261,6 +261,45 @@ describe('scoreCandidates', () => {
     expect(ranked.map((r) => r.score)).toEqual([...ranked.map((r) => r.score)].sort((x, y) => y - x));
   });
 
+  it('counts what the product is and its colour over a word that describes it (knit cardigan, black leather boots)', () => {
+    const knitwear = { category: 'Apparel > Knitwear > Sweaters', categoryName: 'knitwear' as const };
+    const cardigans = scoreCandidates(
+      [
+        candidate('knit-vest', { ...knitwear, title: 'Camel Knit Vest', colourLab: CAMEL }),
+        candidate('cardigan', { ...knitwear, title: 'Camel Cardigan', colourLab: CAMEL }),
+        candidate('knit-cardigan', { ...knitwear, title: 'Camel Chunky Knit Cardigan', colourLab: CAMEL }),
+      ],
+      PROFILE,
+      parseShopperQuery('knit cardigan'),
+    );
+    expect(cardigans.map((r) => r.candidate.id)).toEqual(['knit-cardigan', 'cardigan', 'knit-vest']);
+
+    const query = parseShopperQuery('black leather boots');
+    expect(query.head).toBe('boots');
+    const black = query.colours[0].oklab;
+    const shoes = { category: 'Apparel > Shoes > Boots', categoryName: 'shoes' as const };
+    const boots = scoreCandidates(
+      [
+        candidate('brown-leather', {
+          ...shoes,
+          title: 'Chelsea Boots',
+          material: 'Leather',
+          colourLab: CAMEL,
+        }),
+        candidate('black-suede', { ...shoes, title: 'Chelsea Boots', material: 'Suede', colourLab: black }),
+        candidate('black-leather', {
+          ...shoes,
+          title: 'Chelsea Boots',
+          material: 'Leather',
+          colourLab: black,
+        }),
+      ],
+      PROFILE,
+      query,
+    );
+    expect(boots.map((r) => r.candidate.id)).toEqual(['black-leather', 'black-suede', 'brown-leather']);
+  });
+
   it('matches a trenchcoat and a trench coat alike, whichever way the query spells it', () => {
     for (const text of ['trenchcoat', 'trench coat']) {
       const ranked = scoreCandidates(

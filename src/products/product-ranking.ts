@@ -413,6 +413,9 @@ interface ScoringContext {
   terms: string[];
   /** Each term's stemmed words. */
   termStems: string[][];
+  /** Each term's weight among the query's parts (QUERY_PART_WEIGHTS). */
+  termWeights: number[];
+  /** The weights of the query's parts, summed: its terms and, when it names one, its colour. */
   queryParts: number;
   namedOf: (colourText: string) => number;
   colourNameOf: (colourText: string) => string | null;
@@ -444,6 +447,10 @@ function scoringContext(profile: RankingProfile, query: ShopperQuery | null): Sc
     weight: targetWeights[i],
   }));
   const terms = withQuery ? query.terms : [];
+  const termWeights = terms.map((t) =>
+    t === query?.head ? QUERY_PART_WEIGHTS.head : QUERY_PART_WEIGHTS.word,
+  );
+  const colourAsked = withQuery && query.colours.length > 0;
   return {
     withQuery,
     query: withQuery ? query : null,
@@ -455,7 +462,8 @@ function scoringContext(profile: RankingProfile, query: ShopperQuery | null): Sc
     paletteChroma: Math.max(0, ...profile.palette.map((p) => Math.hypot(p.oklab.a, p.oklab.b))),
     terms,
     termStems: terms.map((t) => tokenize(t).map(stem)),
-    queryParts: terms.length + (withQuery && query.colours.length > 0 ? 1 : 0),
+    termWeights,
+    queryParts: termWeights.reduce((sum, w) => sum + w, 0) + (colourAsked ? QUERY_PART_WEIGHTS.colour : 0),
     namedOf: memo((colourText) => {
       const own = cachedColourWords(colourText);
       return Math.max(
@@ -515,9 +523,12 @@ function queryMatch(
   const query = ctx.query;
   if (!query) return { score: 0, match: false, matched: 0, reason: null };
   const inCategory = query.category === null || inQueryCategory(query.category, c);
-  const matchedTerms = ctx.terms.filter((_, i) => ctx.termStems[i].every((w) => words.has(w)));
+  const hits = ctx.terms.map((_, i) => ctx.termStems[i].every((w) => words.has(w)));
+  const matchedTerms = ctx.terms.filter((_, i) => hits[i]);
   const colourMatched = query.colours.length > 0 && matchedColours.length > 0;
-  const matched = matchedTerms.length + (colourMatched ? 1 : 0);
+  const matched =
+    hits.reduce((sum, hit, i) => sum + (hit ? ctx.termWeights[i] : 0), 0) +
+    (colourMatched ? QUERY_PART_WEIGHTS.colour : 0);
   if (!inCategory || (matched === 0 && query.category === null))
     return { score: 0, match: false, matched: 0, reason: null };
   const named = [...(colourMatched ? matchedColours.map((m) => m.name) : []), ...matchedTerms];
@@ -530,11 +541,19 @@ function queryMatch(
 }
 
 /**
+ * How much each part of a query counts when products are ordered by how much of it they match: what
+ * the product is (the query's head garment word) and its colour twice as much as a word that describes
+ * it (`knit` in `knit cardigan`, `leather` in `black leather boots`). A cardigan answers `knit cardigan`
+ * before a knit vest, and a black boot that is not leather before a brown leather boot.
+ */
+export const QUERY_PART_WEIGHTS = { head: 2, colour: 2, word: 1 } as const;
+
+/**
  * The query narrows: with a query, every product matching it scores above every product that does not
  * (upper and lower half of the scale), and within the upper half a product matching more of the query's
- * parts (its words and its colour) above one matching fewer (`navy knit dress`: navy knit dresses, then
- * the navy dresses and the knit dresses that are not navy, each band ordered by `base`). Scores stay in
- * order with the list.
+ * parts (QUERY_PART_WEIGHTS) above one matching less (`navy knit dress`: navy knit dresses, then the navy
+ * dresses that are not knits, then the knit dresses that are not navy, each band ordered by `base`).
+ * Scores stay in order with the list.
  */
 function queryTier(q: { match: boolean; matched: number }, base: number, queryParts: number): number {
   if (!q.match) return 0.5 * base;

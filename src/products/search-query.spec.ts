@@ -80,6 +80,14 @@ describe('parseShopperQuery', () => {
     expect(queryWords('skirt shirt')).toEqual(['skirt', 'shirt']);
   });
 
+  it('takes the last garment word as what the shopper wants', () => {
+    expect(parseShopperQuery('navy knit cardigan').head).toBe('cardigan');
+    expect(parseShopperQuery('tan dress shoes').head).toBe('shoes');
+    expect(parseShopperQuery('linen shirt dress').head).toBe('dress');
+    expect(parseShopperQuery('white t shirt').head).toBe('t-shirt');
+    expect(parseShopperQuery('camel wool').head).toBeNull();
+  });
+
   // `trenchcoat` named no category and matched only products spelled so; a waistcoat was outerwear.
   it('reads trenchcoat as trench coat, and a waistcoat as a top on both sides', () => {
     for (const text of ['stone trenchcoat', 'stone trench-coat', 'stone trench coat']) {
@@ -116,6 +124,7 @@ describe('parseShopperQuery', () => {
       colours: [],
       category: null,
       terms: [],
+      head: null,
       gender: null,
     });
     expect(queryWords('a coat for the winter')).toEqual(['coat', 'winter']);

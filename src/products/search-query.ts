@@ -28,6 +28,12 @@ export interface ShopperQuery {
   category: CategoryName | null;
   /** Content words other than colours (category words included), lower case, distinct. */
   terms: string[];
+  /**
+   * The garment word that says what the shopper wants: the query's last category word (`cardigan` in
+   * `knit cardigan`, `shoes` in `dress shoes`, `coat` in `trench coat`), or null. The words before it
+   * describe it.
+   */
+  head: string | null;
   /** The gender the query names (`men's shirt`, `womens coat`), or null; not among the terms. */
   gender: ProductGender | null;
 }
@@ -152,6 +158,7 @@ export function parseShopperQuery(text: string): ShopperQuery {
     colours,
     category: queryCategory(rest.join(' ')),
     terms: [...new Set(rest)],
+    head: [...rest].reverse().find((w) => queryCategory(w) !== null) ?? null,
     // One gender named: a filter, as the `gender` field is. Both (`men's and women's`): none.
     gender: genders.size === 1 ? [...genders][0] : null,
   };

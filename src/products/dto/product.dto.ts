@@ -43,7 +43,7 @@ export class ProductSearchDto {
     description:
       'Narrows the search. When omitted, the search uses the taste profile alone. Its colour words steer ' +
       "colour, a garment word selects the category, and a gender word (`men's`, `womens`) filters as " +
-      '`gender` does when `gender` is not given. Products matching more of its words and colours rank first.',
+      '`gender` does when `gender` is not given. Products matching more of it rank first, what the product is (its last garment word) and its colour counting twice a describing word.',
     maxLength: MAX_QUERY_LENGTH,
     example: 'wool coat',
   })
