@@ -300,6 +300,29 @@ describe('scoreCandidates', () => {
     expect(boots.map((r) => r.candidate.id)).toEqual(['black-leather', 'black-suede', 'brown-leather']);
   });
 
+  it('lets a bare family word match its whole family: pink is dusty pink too, a shade stays a shade', () => {
+    const dustyPink = parseShopperQuery('dusty pink');
+    expect(dustyPink.colours[0].family).toBeUndefined();
+    const pink = parseShopperQuery('pink');
+    expect(pink.colours[0].family).toBe('pink');
+    const candidates = [
+      candidate('grey', { title: 'Grey Jumper', colourLab: { l: 0.6, a: 0, b: 0 }, colourFamily: 'neutral' }),
+      candidate('dusty', {
+        title: 'Dusty Pink Jumper',
+        colourLab: dustyPink.colours[0].oklab,
+        colourFamily: 'pink',
+      }),
+    ];
+    const ranked = scoreCandidates(candidates, PROFILE, pink);
+    expect(ranked.map((r) => [r.candidate.id, r.score >= 0.5, r.matchReasons.at(-1)])).toEqual([
+      ['dusty', true, 'query: pink'],
+      ['grey', false, undefined],
+    ]);
+    // A shade answers by closeness: dusty pink is not `hot pink`.
+    const hot = scoreCandidates(candidates, PROFILE, parseShopperQuery('hot pink'));
+    expect(hot.every((r) => r.score < 0.5)).toBe(true);
+  });
+
   it('matches a trenchcoat and a trench coat alike, whichever way the query spells it', () => {
     for (const text of ['trenchcoat', 'trench coat']) {
       const ranked = scoreCandidates(

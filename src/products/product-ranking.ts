@@ -525,13 +525,22 @@ function queryMatch(
   const inCategory = query.category === null || inQueryCategory(query.category, c);
   const hits = ctx.terms.map((_, i) => ctx.termStems[i].every((w) => words.has(w)));
   const matchedTerms = ctx.terms.filter((_, i) => hits[i]);
-  const colourMatched = query.colours.length > 0 && matchedColours.length > 0;
+  // The query's colours are the targets when it names any: a shade matches by closeness, a family word
+  // (`pink`) by the product's family as well.
+  const familyNamed = query.colours.filter((q) => q.family !== undefined && q.family === c.colourFamily);
+  const colourNames =
+    query.colours.length === 0
+      ? []
+      : matchedColours.length > 0
+        ? matchedColours.map((m) => m.name)
+        : familyNamed.map((q) => q.name);
+  const colourMatched = colourNames.length > 0;
   const matched =
     hits.reduce((sum, hit, i) => sum + (hit ? ctx.termWeights[i] : 0), 0) +
     (colourMatched ? QUERY_PART_WEIGHTS.colour : 0);
   if (!inCategory || (matched === 0 && query.category === null))
     return { score: 0, match: false, matched: 0, reason: null };
-  const named = [...(colourMatched ? matchedColours.map((m) => m.name) : []), ...matchedTerms];
+  const named = [...colourNames, ...matchedTerms];
   return {
     score: 0.5 + 0.5 * (matched / Math.max(1, ctx.queryParts)),
     match: true,

@@ -17,7 +17,19 @@ import type { ProductGender } from './product.entity';
 export interface NamedColour {
   name: string;
   oklab: Oklab;
+  /**
+   * The colour family a query's bare family word names (`pink`, `green`): every product of that family
+   * answers it, as a shopper means (`pink` is dusty pink and blush too, not only the `pink` swatch).
+   * Absent for a shade (`dusty pink`, `olive`). The avoid rules read only the colour's point.
+   */
+  family?: string;
 }
+
+/**
+ * Query words that name a whole colour family of the vocabulary (its families but the neutrals, whose
+ * family spans white to black, and the metallics).
+ */
+const FAMILY_WORDS = new Set(['blue', 'green', 'red', 'pink', 'purple', 'yellow', 'orange', 'brown']);
 
 export interface ShopperQuery {
   /** The query as given, trimmed. */
@@ -136,7 +148,12 @@ function colourPhrases(words: readonly string[]): { colours: NamedColour[]; used
         if (!isColourWord(run[k])) continue;
         const phrase = run.slice(start, k + 1).join(' ');
         const found = colourFeatures(phrase) ?? colourFeatures(run[k]);
-        if (found) colours.push({ name: phrase, oklab: { l: found.l, a: found.a, b: found.b } });
+        if (found)
+          colours.push({
+            name: phrase,
+            oklab: { l: found.l, a: found.a, b: found.b },
+            ...(FAMILY_WORDS.has(phrase) ? { family: found.family } : {}),
+          });
         start = k + 1;
       }
       for (let k = from; k < j; k += 1) used.add(k);
