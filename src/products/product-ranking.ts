@@ -566,7 +566,8 @@ export const QUERY_PART_WEIGHTS = { head: 2, colour: 2, word: 1 } as const;
  */
 function queryTier(q: { match: boolean; matched: number }, base: number, queryParts: number): number {
   if (!q.match) return 0.5 * base;
-  // `base` fills nine tenths of its band, so rounding to 0.001 never ties two bands.
+  // `base` fills nine tenths of its band, so rounding to 0.001 ties no two bands of a query of up to
+  // 49 weighted parts (the gap is 0.05 / (parts + 1)); a longer one may tie neighbouring bands.
   return 0.5 + (0.5 * (q.matched + 0.9 * Math.min(1, base))) / (queryParts + 1);
 }
 
