@@ -300,6 +300,34 @@ describe('scoreCandidates', () => {
     expect(boots.map((r) => r.candidate.id)).toEqual(['black-leather', 'black-suede', 'brown-leather']);
   });
 
+  it('meets the head garment word under the names it goes by elsewhere: trousers are pants, a jumper a sweater', () => {
+    const trousers = { category: 'Apparel > Clothing > Bottoms', categoryName: 'trousers' as const };
+    const ranked = scoreCandidates(
+      [
+        candidate('shorts', { ...trousers, title: 'Camel Shorts', colourLab: CAMEL }),
+        candidate('pants', { ...trousers, title: 'Camel Cargo Pants', colourLab: CAMEL }),
+        candidate('trousers', { ...trousers, title: 'Camel Wide Leg Trousers', colourLab: CAMEL }),
+      ],
+      PROFILE,
+      parseShopperQuery('trousers'),
+    );
+    expect(ranked.map((r) => [r.candidate.id, r.matchReasons.find((m) => m.startsWith('query:'))])).toEqual([
+      ['pants', 'query: trousers'],
+      ['trousers', 'query: trousers'],
+      ['shorts', undefined],
+    ]);
+    const knitwear = { category: 'Apparel > Knitwear', categoryName: 'knitwear' as const };
+    const jumpers = scoreCandidates(
+      [
+        candidate('cardigan', { ...knitwear, title: 'Camel Cardigan', colourLab: CAMEL }),
+        candidate('sweater', { ...knitwear, title: 'Camel Crew Neck Sweater', colourLab: CAMEL }),
+      ],
+      PROFILE,
+      parseShopperQuery('wool jumper'),
+    );
+    expect(jumpers.map((r) => r.candidate.id)).toEqual(['sweater', 'cardigan']);
+  });
+
   it('lets a bare family word match its whole family: pink is dusty pink too, a shade stays a shade', () => {
     const dustyPink = parseShopperQuery('dusty pink');
     expect(dustyPink.colours[0].family).toBeUndefined();

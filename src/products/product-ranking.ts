@@ -413,6 +413,8 @@ interface ScoringContext {
   terms: string[];
   /** Each term's stemmed words. */
   termStems: string[][];
+  /** Per term, the stems of the names it goes by elsewhere (HEAD_SYNONYMS; the head only), else []. */
+  termSynonyms: string[][];
   /** Each term's weight among the query's parts (QUERY_PART_WEIGHTS). */
   termWeights: number[];
   /** The weights of the query's parts, summed: its terms and, when it names one, its colour. */
@@ -462,6 +464,7 @@ function scoringContext(profile: RankingProfile, query: ShopperQuery | null): Sc
     paletteChroma: Math.max(0, ...profile.palette.map((p) => Math.hypot(p.oklab.a, p.oklab.b))),
     terms,
     termStems: terms.map((t) => tokenize(t).map(stem)),
+    termSynonyms: terms.map((t) => (t === query?.head ? headSynonyms(t) : [])),
     termWeights,
     queryParts: termWeights.reduce((sum, w) => sum + w, 0) + (colourAsked ? QUERY_PART_WEIGHTS.colour : 0),
     namedOf: memo((colourText) => {
@@ -523,7 +526,9 @@ function queryMatch(
   const query = ctx.query;
   if (!query) return { score: 0, match: false, matched: 0, reason: null };
   const inCategory = query.category === null || inQueryCategory(query.category, c);
-  const hits = ctx.terms.map((_, i) => ctx.termStems[i].every((w) => words.has(w)));
+  const hits = ctx.terms.map(
+    (_, i) => ctx.termStems[i].every((w) => words.has(w)) || ctx.termSynonyms[i].some((w) => words.has(w)),
+  );
   const matchedTerms = ctx.terms.filter((_, i) => hits[i]);
   // The query's colours are the targets when it names any: a shade matches by closeness, a family word
   // (`pink`) by the product's family as well.
@@ -547,6 +552,24 @@ function queryMatch(
     matched,
     reason: named.length > 0 ? `query: ${named.join(' ')}` : null,
   };
+}
+
+/**
+ * Garment names that differ between British and American English and between retailers: a shopper's
+ * `trousers` are a feed's `Pants`, `jumper` its `Sweater`, `trainers` its `Sneakers`. Only for the
+ * query's head (what the product is), each name standing for the others.
+ */
+const HEAD_SYNONYMS: readonly (readonly string[])[] = [
+  ['trousers', 'pants', 'slacks'],
+  ['sweater', 'jumper', 'pullover'],
+  ['sneakers', 'trainers'],
+];
+
+/** The stems of the other names of a head garment word (HEAD_SYNONYMS), or []. */
+function headSynonyms(head: string): string[] {
+  const own = stem(head);
+  const group = HEAD_SYNONYMS.find((names) => names.some((n) => stem(n) === own));
+  return group ? group.map(stem).filter((s) => s !== own) : [];
 }
 
 /**
