@@ -5,6 +5,7 @@ import {
   HttpException,
   HttpStatus,
   Logger,
+  MethodNotAllowedException,
   NotFoundException,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
@@ -97,14 +98,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const res = ctx.getResponse<Response>();
     const req = ctx.getRequest<Request & { id?: string }>();
     const allow = unroutedPath(exception, req) ? allowedMethods(req) : [];
-    const body: ErrorBody =
+    const body = this.toBody(
       allow.length > 0
-        ? {
-            message: `${req.method} is not allowed on ${req.path}; it allows ${allow.join(', ')}.`,
-            status: HttpStatus.METHOD_NOT_ALLOWED,
-            code: CODES[405],
-          }
-        : this.toBody(exception);
+        ? new MethodNotAllowedException(
+            `${req.method} is not allowed on ${req.path}; it allows ${allow.join(', ')}.`,
+          )
+        : exception,
+    );
     const requestId = typeof req.id === 'string' ? req.id : undefined;
     if (body.status >= 500) {
       this.serverErrors.report(exception, body.status, { requestId, method: req.method, path: req.path });

@@ -532,13 +532,14 @@ function queryMatch(
   const matchedTerms = ctx.terms.filter((_, i) => hits[i]);
   // The query's colours are the targets when it names any: a shade matches by closeness, a family word
   // (`pink`) by the product's family as well.
-  const familyNamed = query.colours.filter((q) => q.family !== undefined && q.family === c.colourFamily);
   const colourNames =
     query.colours.length === 0
       ? []
       : matchedColours.length > 0
         ? matchedColours.map((m) => m.name)
-        : familyNamed.map((q) => q.name);
+        : query.colours
+            .filter((q) => q.family !== undefined && q.family === c.colourFamily)
+            .map((q) => q.name);
   const colourMatched = colourNames.length > 0;
   const matched =
     hits.reduce((sum, hit, i) => sum + (hit ? ctx.termWeights[i] : 0), 0) +
