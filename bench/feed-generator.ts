@@ -56,6 +56,10 @@ export interface RowTruth {
   families: string[];
   /** Top-level category key: outerwear, knitwear, tops, shirts, dresses, skirts, trousers, jeans, ... */
   category: string;
+  /** The garment drawn (`Cable Knit Sweater`, `Chelsea Boots`): what a shopper's garment word asks for. */
+  noun: string;
+  /** The material drawn, whether or not the row's `material` column or title shows it. */
+  material: string;
   gender: FeedGender;
   /** The `price` column's amount (USD). */
   price: number;
@@ -495,6 +499,8 @@ export function* feedRows(seed: number, rows: number): Generator<GeneratedRow> {
             family: way.families[0].key,
             families: way.families.map((f) => f.key),
             category: cat.key,
+            noun,
+            material,
             gender,
             price,
             paidPrice: onSale ? salePrice : price,

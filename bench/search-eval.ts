@@ -9,7 +9,8 @@
  * For each seed: a fresh database, the feed of bench/feed-generator.ts for that seed imported with the
  * CLI, and one core per colour family built THROUGH THE API from photograph-like images of that family
  * (bench/photo-images.ts, images drawn from the same seed), plus mixed cores of two families. Each core is
- * searched with `{}`, `{gender, minPrice, maxPrice}` and `{query: "coat"}`. Judged against the
+ * searched with `{}`, `{gender, minPrice, maxPrice}` and `{query: "coat"}`, and each single-family core
+ * with the shopper queries of bench/shopper-queries.ts. Judged against the
  * generator's truth only (never the service's colour code):
  * - colour-family precision@10: share of the 10 slots holding a product whose dominant colour family is
  *   one of the core's families (fewer than 10 results count as misses);
@@ -17,6 +18,8 @@
  *   from the truth, the sale price on a sale, equal to the response's; gender from the truth: women/men
  *   also take unisex);
  * - outerwear share with `query: "coat"` (truth category `outerwear`);
+ * - per shopper query (`sweater`, `grey sweater`, `suede loafers`, ...), P@10 of the products that are
+ *   what it asks for, by the generator's garment, material and colour family;
  * - `url` equal to the row's affiliate link (or its link when it has none) on every result;
  * - no result out of stock (the row's `availability`).
  *
@@ -31,6 +34,7 @@ import { join } from 'node:path';
 import { FAMILY_KEYS } from './colour-families';
 import { truthById, writeFeed, type RowTruth } from './feed-generator';
 import { corePhoto } from './photo-images';
+import { SHOPPER_QUERIES, type QueryKind } from './shopper-queries';
 import {
   api,
   argNumber,
@@ -88,9 +92,20 @@ interface CoreScore {
   misses: Record<string, number>;
 }
 
+/** One shopper query over every single-family core of a seed. */
+interface QueryScore {
+  query: string;
+  kind: QueryKind;
+  /** P@10 per single-family core, in core order. */
+  p10: number[];
+  /** The results that do not answer the query, by what they are: `noun, family` and count. */
+  misses: Record<string, number>;
+}
+
 interface SeedResult {
   seed: number;
   cores: CoreScore[];
+  queries: QueryScore[];
 }
 
 async function searchProducts(base: string, key: string, coreId: string, body: object): Promise<Product[]> {
@@ -179,7 +194,22 @@ async function evaluateSeed(seed: number): Promise<SeedResult> {
         ),
       });
     }
-    return { seed, cores };
+    const queries: QueryScore[] = [];
+    for (const q of SHOPPER_QUERIES) {
+      const score: QueryScore = { query: q.query, kind: q.kind, p10: [], misses: {} };
+      for (const c of created.filter((x) => x.families.length === 1)) {
+        const found = await searchProducts(svc.base, key, c.coreId, { query: q.query });
+        score.p10.push(found.filter((p) => q.relevant(truth.get(p.id)!)).length / 10);
+        for (const p of found) {
+          const row = truth.get(p.id);
+          if (row && q.relevant(row)) continue;
+          const what = row ? `${row.noun} (${row.material}, ${row.family})` : 'not in feed';
+          score.misses[what] = (score.misses[what] ?? 0) + 1;
+        }
+      }
+      queries.push(score);
+    }
+    return { seed, cores, queries };
   } finally {
     await svc.stop();
     rmSync(work, { recursive: true, force: true });
@@ -195,6 +225,46 @@ function missesOf(products: Product[], t: (p: Product) => RowTruth | undefined):
     out[key] = (out[key] ?? 0) + 1;
   }
   return out;
+}
+
+/**
+ * Shopper queries (bench/shopper-queries.ts): P@10 against the generator's truth, mean and minimum over
+ * the single-family cores, per query and per kind, tuning and held-out seed; then what the held-out
+ * seed's queries under 0.95 returned instead.
+ */
+function printQueries(tune: SeedResult, held: SeedResult): void {
+  const n = held.queries[0]?.p10.length ?? 0;
+  console.log(
+    `\nshopper queries: P@10 judged on the generator's garment, material and colour family, mean (min) over the ${n} single-family cores`,
+  );
+  console.log(
+    `${'query'.padEnd(22)} ${'kind'.padEnd(19)} ${`seed ${tune.seed}`.padStart(12)} ${`held-out ${held.seed}`.padStart(13)}`,
+  );
+  const cell = (xs: number[]) => `${f2(mean(xs))} (${f2(Math.min(...xs))})`;
+  for (const [i, q] of held.queries.entries())
+    console.log(
+      `${q.query.padEnd(22)} ${q.kind.padEnd(19)} ${cell(tune.queries[i].p10).padStart(12)} ${cell(q.p10).padStart(13)}`,
+    );
+  for (const kind of [...new Set(held.queries.map((q) => q.kind))]) {
+    const of = (r: SeedResult) => r.queries.filter((q) => q.kind === kind).flatMap((q) => q.p10);
+    console.log(
+      `${`every ${kind} query`.padEnd(42)} ${cell(of(tune)).padStart(12)} ${cell(of(held)).padStart(13)}`,
+    );
+  }
+  const all = (r: SeedResult) => r.queries.flatMap((q) => q.p10);
+  console.log(`${'every query'.padEnd(42)} ${cell(all(tune)).padStart(12)} ${cell(all(held)).padStart(13)}`);
+  const under = held.queries.filter((q) => mean(q.p10) < 0.95);
+  if (under.length > 0)
+    console.log(
+      `held-out seed ${held.seed}: queries under 0.95 and what they returned instead (garment (material, family)):`,
+    );
+  for (const q of under) {
+    const misses = Object.entries(q.misses)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6)
+      .map(([k, c]) => `${c} x ${k}`);
+    console.log(`  ${q.query}: ${misses.join(', ')}`);
+  }
 }
 
 /** Each family's P@10 over the further held-out seeds: mean, minimum, seeds at 0.95 or more. */
@@ -215,6 +285,15 @@ function printMoreSeeds(more: SeedResult[]): void {
     console.log(`${c.name.padEnd(24)} ${cell(p).padStart(16)} | ${cell(pf).padStart(16)}`);
   }
   console.log(`${'every family'.padEnd(24)} ${cell(all).padStart(16)} | ${cell(allFiltered).padStart(16)}`);
+  const queries = more.flatMap((r) => r.queries);
+  const perQuery = more[0].queries.map((q, i) => ({
+    query: q.query,
+    p10: more.flatMap((r) => r.queries[i].p10),
+  }));
+  const worst = [...perQuery].sort((a, b) => mean(a.p10) - mean(b.p10)).slice(0, 5);
+  console.log(
+    `shopper queries (${queries.length} query-seeds, ${queries.length * (queries[0]?.p10.length ?? 0)} searches): P@10 mean ${f2(mean(queries.flatMap((q) => q.p10)))}; lowest: ${worst.map((q) => `${q.query} ${f2(mean(q.p10))} (min ${f2(Math.min(...q.p10))})`).join(', ')}`,
+  );
   const mixed = more.flatMap((r) => r.cores.filter((c) => c.families.length > 1));
   console.log(
     `mixed cores (${mixed.length}): P@10 mean ${f2(mean(mixed.map((c) => c.p10)))}, second family's share of the ten mean ${f2(mean(mixed.map((c) => c.secondShare)))}, min ${f2(Math.min(...mixed.map((c) => c.secondShare)))}`,
@@ -334,6 +413,8 @@ async function main(): Promise<void> {
   );
   for (const [name, target, fmt] of targets)
     console.log(`${name.padEnd(50)} ${fmt(st).padStart(12)} ${fmt(sh).padStart(13)}  ${target}`);
+
+  printQueries(tune, held);
 
   const more: SeedResult[] = [];
   for (const seed of MORE_SEEDS.filter((x) => x !== TUNE_SEED && x !== HELD_OUT_SEED))
