@@ -59,6 +59,24 @@ const PLANS: [string, CandidatePlan][] = [
       text: null,
     },
   ],
+  [
+    '{query: "wool coat"} (category outerwear, palette colours, text branch `coat & wool`: ADR 0058)',
+    {
+      ...none,
+      categoryKey: categoryId('outerwear'),
+      walks: palette,
+      text: { tsquery: 'coat & wool', near: lab('camel'), take: 120 },
+    },
+  ],
+  [
+    '{query: "suede loafers"} (category shoes, palette colours, text branch `loafers & suede`: ADR 0058)',
+    {
+      ...none,
+      categoryKey: categoryId('shoes'),
+      walks: palette,
+      text: { tsquery: 'loafers & suede', near: lab('camel'), take: 120 },
+    },
+  ],
 ];
 
 /** The fallback read's filter shapes (the same request bodies, colour aside). */

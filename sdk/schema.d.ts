@@ -503,7 +503,7 @@ export interface components {
              */
             minPrice?: number;
             /**
-             * @description Narrows the search. When omitted, the search uses the taste profile alone. Its colour words steer colour, a garment word selects the category, and a gender word (`men's`, `womens`) filters as `gender` does when `gender` is not given. Products matching more of it rank first, what the product is (its last garment word) and its colour counting twice a describing word.
+             * @description Narrows the search. When omitted, the search uses the taste profile alone. Its colour words steer colour, a garment word selects the category, and a gender word (`men's`, `womens`) filters as `gender` does when `gender` is not given. Products matching more of it rank first, what the product is (its last garment word, met by the product title before its category path) and its colour counting twice a describing word. A fabric word (`linen`, `suede`) is met by what a product is made of, not by a colour of that name.
              * @example wool coat
              */
             query?: string;

@@ -1,10 +1,13 @@
 import {
   avoidFor,
+  buildAndTsQuery,
   buildOrTsQuery,
   colourSimilarity,
   describingPath,
   diversify,
   phraseMatches,
+  productFabric,
+  productKind,
   productWords,
   RankingCandidate,
   RankingProfile,
@@ -57,6 +60,14 @@ describe('query building', () => {
     const q = buildOrTsQuery(["coat' | !(xl:*) <-> & y"]);
     expect(q).toMatch(/^[a-z0-9 |]*$/);
     expect(q).toBe('coat | xl');
+  });
+
+  it('ands groups of alternatives, with no tsquery syntax from the words', () => {
+    expect(buildAndTsQuery([['jumper', 'sweater', 'pullover'], ['Cashmere']])).toBe(
+      '(jumper | sweater | pullover) & cashmere',
+    );
+    expect(buildAndTsQuery([["loafers' | !(xl:*)"], ['suede'], ['&']])).toBe('(loafers | xl) & suede');
+    expect(buildAndTsQuery([['the'], []])).toBe('');
   });
 
   it('is empty for no usable words and bounded in length', () => {
@@ -326,6 +337,97 @@ describe('scoreCandidates', () => {
       parseShopperQuery('wool jumper'),
     );
     expect(jumpers.map((r) => r.candidate.id)).toEqual(['sweater', 'cardigan']);
+  });
+
+  it('matches the head against what the product is, its title, not the group its path files it under', () => {
+    // The realistic feed files every knit under `Knitwear > Sweaters` and every top under `Tops > T-Shirts`.
+    const sweaters = {
+      category: 'Apparel & Accessories > Clothing > Knitwear > Sweaters',
+      categoryName: 'knitwear' as const,
+    };
+    const knits = scoreCandidates(
+      [
+        candidate('cardigan', { ...sweaters, title: 'Camel Cardigan', colourLab: CAMEL }),
+        candidate('vest', { ...sweaters, title: 'Camel Knit Vest', colourLab: CAMEL }),
+        candidate('sweater', { ...sweaters, title: 'Navy Cable Knit Sweater', colourLab: NAVY }),
+      ],
+      PROFILE,
+      parseShopperQuery('sweater'),
+    );
+    // The navy sweater is far from the camel palette, and still first: it is the only sweater.
+    expect(knits.map((r) => [r.candidate.id, r.matchReasons.find((m) => m.startsWith('query:'))])).toEqual([
+      ['sweater', 'query: sweater'],
+      ['cardigan', undefined],
+      ['vest', undefined],
+    ]);
+    const tees = {
+      category: 'Apparel & Accessories > Clothing > Tops > T-Shirts',
+      categoryName: 'tops' as const,
+    };
+    const tops = [
+      candidate('polo', { ...tees, title: 'Camel Polo Shirt', colourLab: CAMEL }),
+      candidate('tank', { ...tees, title: 'Camel Tank Top', colourLab: CAMEL }),
+      candidate('tee', { ...tees, title: 'Navy Boxy Tee', colourLab: NAVY }),
+      candidate('t-shirt', { ...tees, title: 'Navy Crew Neck T-Shirt', colourLab: NAVY }),
+    ];
+    for (const text of ['t-shirt', 'tee', 't shirt']) {
+      const ranked = scoreCandidates(tops, PROFILE, parseShopperQuery(text));
+      expect(
+        ranked
+          .slice(0, 2)
+          .map((r) => r.candidate.id)
+          .sort(),
+      ).toEqual(['t-shirt', 'tee']);
+    }
+    // A T-shirt's `shirt` is no shirt: a shirt query's head is not met by one.
+    const shirts = scoreCandidates(
+      [candidate('t-shirt', { ...tees, title: 'Camel T-Shirt', colourLab: CAMEL })],
+      PROFILE,
+      parseShopperQuery('linen shirt'),
+    );
+    expect(shirts[0].matchReasons.find((m) => m.startsWith('query:'))).toBeUndefined();
+    // Without a garment word in the title, the path says what the product is.
+    expect([...productKind({ title: 'The Everyday One', designer: 'D', category: tees.category })]).toEqual([
+      'top',
+      'tshirt',
+    ]);
+    expect([
+      ...productKind({ title: 'Cable Knit Sweater', designer: 'D', category: sweaters.category }),
+    ]).toEqual(['knit', 'sweater']);
+  });
+
+  it('matches a fabric word against what the product is made of, not a colour named like a fabric', () => {
+    const shirts = { category: 'Apparel > Shirts', categoryName: 'shirts' as const };
+    const ranked = scoreCandidates(
+      [
+        // The feed writes the colour into the title: `Raw Linen` is an ecru, this shirt is cotton.
+        candidate('raw-linen', {
+          ...shirts,
+          title: 'Raw Linen Oxford Shirt',
+          colour: 'Raw Linen',
+          material: 'Cotton Poplin',
+          colourLab: CREAM,
+        }),
+        candidate('linen', {
+          ...shirts,
+          title: 'Navy Poplin Shirt',
+          colour: 'Navy',
+          material: 'Linen',
+          colourLab: NAVY,
+        }),
+        candidate('titled', { ...shirts, title: 'Navy Linen Shirt', colour: 'Navy', colourLab: NAVY }),
+      ],
+      PROFILE,
+      parseShopperQuery('linen shirt'),
+    );
+    expect(ranked.map((r) => [r.candidate.id, r.matchReasons.find((m) => m.startsWith('query:'))])).toEqual([
+      ['linen', 'query: linen shirt'],
+      ['titled', 'query: linen shirt'],
+      ['raw-linen', 'query: shirt'],
+    ]);
+    expect([
+      ...productFabric({ title: 'Oat Wool Coat', designer: 'D', material: null, colour: 'Oat' }),
+    ]).toEqual(['wool', 'coat']);
   });
 
   it('lets a bare family word match its whole family: pink is dusty pink too, a shade stays a shade', () => {

@@ -7,11 +7,18 @@ import { byCodeUnits } from '../common/code-unit-order';
 import { vocabularyColourNames } from '../taste/colour-names';
 import { colourDistance } from '../taste/colour-vocabulary';
 import { primaryColourName } from './catalogue-feed';
-import { CategoryName, inQueryCategory, splitCompounds, titleWithoutBrand } from './search-features';
+import {
+  CategoryName,
+  inQueryCategory,
+  queryCategory,
+  splitCompounds,
+  titleWithoutBrand,
+} from './search-features';
 import {
   AvoidRules,
   CHECK_WORDS,
   COLOUR_MODIFIERS,
+  isMaterialWord,
   PRINT_WORDS,
   ShopperQuery,
   STRIPE_WORDS,
@@ -98,6 +105,19 @@ export function buildOrTsQuery(texts: readonly string[], maxTerms = 48): string 
     }
   }
   return [...seen].join(' | ');
+}
+
+/**
+ * An AND of ORs for `to_tsquery('english', ...)`: each group's distinct tokens joined with `|`, the
+ * groups with `&` (`(jumper | sweater) & cashmere`). Only `[a-z0-9]` tokens reach the query text, as in
+ * buildOrTsQuery; a group with no token is left out, and '' is returned when none is left.
+ */
+export function buildAndTsQuery(groups: readonly (readonly string[])[]): string {
+  const parts = groups
+    .map((texts) => [...new Set(texts.flatMap(tokenize))])
+    .filter((tokens) => tokens.length > 0)
+    .map((tokens) => (tokens.length === 1 ? tokens[0] : `(${tokens.join(' | ')})`));
+  return parts.join(' & ');
 }
 
 /**
@@ -203,9 +223,58 @@ export function describingPath(path: string | null): string | null {
     .join('>');
 }
 
+/**
+ * `T-Shirt`, `t shirt` and `tshirt` as one word, `tshirt`: tokenized apart, a T-shirt's `shirt` made it
+ * a shirt (`shirt` found T-shirts, and `t-shirt` every polo shirt). Lower-case text in and out.
+ */
+function tShirtAsOneWord(text: string): string {
+  return text.replace(/\bt(?:\s+|-)?shirt/g, 'tshirt');
+}
+
 /** The stemmed words of one field, compounds split. */
 function fieldStems(text: string): string[] {
-  return tokenize(splitCompounds(text)).map(stem);
+  return tokenize(tShirtAsOneWord(splitCompounds(text))).map(stem);
+}
+
+/** The stemmed words of a query term, read as a product's fields are (`t-shirt` is `tshirt`). */
+function termStems(term: string): string[] {
+  return tokenize(tShirtAsOneWord(term.toLowerCase())).map(stem);
+}
+
+/** The stems of the words of `text` that name a garment (`Cable Knit Sweater`: knit, sweater). */
+function garmentStems(text: string): string[] {
+  return tokenize(tShirtAsOneWord(splitCompounds(text)))
+    .filter((w) => queryCategory(w) !== null)
+    .map(stem);
+}
+
+/**
+ * What a product is made of, as stems: its material field's words and its title's (without the brand),
+ * less the words of its colour. Feeds write the colour into the title (`Raw Linen Oxford Shirt` in
+ * cotton poplin, `Oat Wool Coat`), and a colour named like a fabric (`Linen`, `Denim`, `Camel`) is not
+ * what the product is made of.
+ */
+export function productFabric(
+  c: Pick<RankingCandidate, 'title' | 'designer' | 'material' | 'colour'>,
+  fieldWords: (text: string) => readonly string[] = fieldStems,
+): Set<string> {
+  const colour = new Set(c.colour ? fieldWords(c.colour) : []);
+  const fabric = new Set(c.material ? fieldWords(c.material) : []);
+  for (const w of fieldWords(titleWithoutBrand(c.title, c.designer))) if (!colour.has(w)) fabric.add(w);
+  return fabric;
+}
+
+/**
+ * What a product is, as the stems of its garment words: its title's (without the brand), or its
+ * category path's when the title names no garment. A query's head is matched against these: a path
+ * names a product's group, not the product (a `Cardigan` filed under `Knitwear > Sweaters` is no
+ * sweater, a `Trench Coat` under `Outerwear > Jackets` no jacket, a `Polo Shirt` under `Tops > T-Shirts`
+ * no T-shirt), and the title says which garment of the group it is.
+ */
+export function productKind(c: Pick<RankingCandidate, 'title' | 'designer' | 'category'>): Set<string> {
+  const title = garmentStems(titleWithoutBrand(c.title, c.designer));
+  if (title.length > 0) return new Set(title);
+  return new Set(garmentStems(describingPath(c.category) ?? ''));
 }
 
 /** Distinct field values whose words are remembered across searches (cleared whole when full). */
@@ -241,6 +310,10 @@ interface ProductWordSets {
    * matched `Black/Burnt Orange` and `Dark Navy` and undid the palette weighting (ADR 0056).
    */
   attributeWords: ReadonlySet<string>;
+  /** What the product is (productKind): the query's head is matched against these. */
+  kind: ReadonlySet<string>;
+  /** What it is made of (productFabric): a query's fabric word is matched against these. */
+  fabric: ReadonlySet<string>;
 }
 const productWordsCache = new Map<string, { fields: WordFields } & ProductWordSets>();
 
@@ -262,7 +335,12 @@ function cachedProductWords(c: RankingCandidate): ProductWordSets {
   )
     return hit;
   const attributeWords = attributeWordsOf(c, cachedFieldStems);
-  const sets = { words: withColourWords(attributeWords, c, cachedFieldStems), attributeWords };
+  const sets = {
+    words: withColourWords(attributeWords, c, cachedFieldStems),
+    attributeWords,
+    kind: productKind(c),
+    fabric: productFabric(c, cachedFieldStems),
+  };
   if (productWordsCache.size >= PRODUCT_WORDS_CACHE) productWordsCache.clear();
   const { title, designer, category, colour, material, pattern } = c;
   productWordsCache.set(c.id, { fields: { title, designer, category, colour, material, pattern }, ...sets });
@@ -463,7 +541,7 @@ function scoringContext(profile: RankingProfile, query: ShopperQuery | null): Sc
     avoid: withQuery ? avoidFor(profile.avoid, query) : profile.avoid,
     paletteChroma: Math.max(0, ...profile.palette.map((p) => Math.hypot(p.oklab.a, p.oklab.b))),
     terms,
-    termStems: terms.map((t) => tokenize(t).map(stem)),
+    termStems: terms.map(termStems),
     termSynonyms: terms.map((t) => (t === query?.head ? headSynonyms(t) : [])),
     termWeights,
     queryParts: termWeights.reduce((sum, w) => sum + w, 0) + (colourAsked ? QUERY_PART_WEIGHTS.colour : 0),
@@ -519,15 +597,20 @@ function attributeMatch(c: RankingCandidate, words: ReadonlySet<string>, ctx: Sc
  */
 function queryMatch(
   c: RankingCandidate,
-  words: ReadonlySet<string>,
+  { words, kind, fabric }: ProductWordSets,
   matchedColours: readonly PaletteColour[],
   ctx: ScoringContext,
 ): { score: number; match: boolean; matched: number; reason: string | null } {
   const query = ctx.query;
   if (!query) return { score: 0, match: false, matched: 0, reason: null };
   const inCategory = query.category === null || inQueryCategory(query.category, c);
-  const hits = ctx.terms.map(
-    (_, i) => ctx.termStems[i].every((w) => words.has(w)) || ctx.termSynonyms[i].some((w) => words.has(w)),
+  // The head says what the product is: matched against what the product is (productKind), under any of
+  // its names. A fabric word asks for what it is made of (productFabric: an ecru `Raw Linen` shirt in
+  // cotton is no linen shirt); every other word is matched against all the words that describe it.
+  const hits = ctx.terms.map((t, i) =>
+    t === query.head
+      ? ctx.termStems[i].every((w) => kind.has(w)) || ctx.termSynonyms[i].some((w) => kind.has(w))
+      : ctx.termStems[i].every((w) => (isMaterialWord(t) ? fabric : words).has(w)),
   );
   const matchedTerms = ctx.terms.filter((_, i) => hits[i]);
   // The query's colours are the targets when it names any: a shade matches by closeness, a family word
@@ -564,13 +647,21 @@ const HEAD_SYNONYMS: readonly (readonly string[])[] = [
   ['trousers', 'pants', 'slacks'],
   ['sweater', 'jumper', 'pullover'],
   ['sneakers', 'trainers'],
+  ['t-shirt', 'tee'],
 ];
+
+/** A head garment word and its other names (HEAD_SYNONYMS), as written: `jumper`, `sweater`, `pullover`. */
+export function headNames(head: string): string[] {
+  const own = termStems(head).join(' ');
+  const group = HEAD_SYNONYMS.find((names) => names.some((n) => termStems(n).join(' ') === own));
+  return group ? [head, ...group.filter((n) => n !== head)] : [head];
+}
 
 /** The stems of the other names of a head garment word (HEAD_SYNONYMS), or []. */
 function headSynonyms(head: string): string[] {
-  const own = stem(head);
-  const group = HEAD_SYNONYMS.find((names) => names.some((n) => stem(n) === own));
-  return group ? group.map(stem).filter((s) => s !== own) : [];
+  const own = termStems(head).join(' ');
+  const group = HEAD_SYNONYMS.find((names) => names.some((n) => termStems(n).join(' ') === own));
+  return group ? group.map((n) => termStems(n).join(' ')).filter((s) => s !== own) : [];
 }
 
 /**
@@ -597,11 +688,12 @@ function queryTier(q: { match: boolean; matched: number }, base: number, queryPa
 
 /** One candidate's score in 0..1 (rounded to 0.001) and its reasons (distinct, at most six). */
 function scoreCandidate<C extends RankingCandidate>(candidate: C, ctx: ScoringContext): RankedProduct<C> {
-  const { words, attributeWords } = cachedProductWords(candidate);
+  const productWordSets = cachedProductWords(candidate);
+  const { words, attributeWords } = productWordSets;
   const { colour, matched } = colourMatch(candidate, ctx);
   const colourName = matched.length > 0 && candidate.colour ? ctx.colourNameOf(candidate.colour) : null;
   const attributeReasons = attributeMatch(candidate, attributeWords, ctx);
-  const q = queryMatch(candidate, words, matched, ctx);
+  const q = queryMatch(candidate, productWordSets, matched, ctx);
   const avoided = avoidance(candidate, words, ctx.avoid, ctx.paletteChroma);
   const { weights } = ctx;
   const base = Math.max(

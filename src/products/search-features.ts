@@ -45,7 +45,7 @@ const CATEGORY_RULES: readonly [CategoryName, string][] = [
     'outerwear|coats?|overcoats?|peacoats?|raincoats?|topcoats?|greatcoats?|trenchcoats?|jackets?|parkas?|anoraks?|trench|trenches|puffers?|bombers?|gilets?|windbreakers?',
   ],
   ['knitwear', 'knitwear|knits?|sweaters?|jumpers?|cardigans?|pullovers?|sweatshirts?|hoodies?'],
-  ['tops', 'tops?|t-shirts?|tees?|tanks?|camisoles?|polos?|bodysuits?|vests?|waistcoats?'],
+  ['tops', 'tops?|t-shirts?|tshirts?|tees?|tanks?|camisoles?|polos?|bodysuits?|vests?|waistcoats?'],
   ['shirts', 'shirts?|overshirts?|blouses?'],
   ['trousers', 'trousers|pants|chinos|joggers|leggings|shorts|culottes'],
   [

@@ -90,6 +90,22 @@ describe('search plan', () => {
       expect(planSearch(PROFILE, { query: 'navy striped' }).text).toBeNull();
     });
 
+    // `suede loafers`: about one shoe in eighty; the walk of the palette's shoes held too few to fill ten.
+    it('reads the features for a category garment and its material, under any name of the garment', () => {
+      const suede = planSearch(PROFILE, { query: 'suede loafers' });
+      expect(suede.filters.categoryKey).toBe(categoryId('shoes'));
+      expect(suede.text).toEqual({ tsquery: 'loafers & suede', near: CAMEL, take: 120 });
+      const jumper = planSearch(PROFILE, { query: 'navy cashmere jumper' });
+      expect(jumper.text).toEqual({
+        tsquery: '(jumper | sweater | pullover) & cashmere',
+        near: jumper.query.colours[0].oklab,
+        take: 120,
+      });
+      // A garment alone, or with a word that is no material or print, is read by the walk alone.
+      expect(planSearch(PROFILE, { query: 'loafers' }).text).toBeNull();
+      expect(planSearch(PROFILE, { query: 'chunky knit cardigan' }).text).toBeNull();
+    });
+
     it("filters by the gender the query names unless the body's gender says otherwise", () => {
       expect(planSearch(PROFILE, { query: "men's shirt" }).filters.genders).toEqual(['men', 'unisex']);
       expect(planSearch(PROFILE, { query: "men's shirt", gender: 'women' }).filters.genders).toEqual([

@@ -7,9 +7,11 @@ import type { CoreSearchProfile } from '../cores/cores.service';
 import type { ProductDto, ProductSearchResponseDto } from './dto/product.dto';
 import type { ProductGender } from './product.entity';
 import {
+  buildAndTsQuery,
   buildOrTsQuery,
   diversify,
   DiversityGroup,
+  headNames,
   Oklab,
   RankedProduct,
   RankingCandidate,
@@ -95,12 +97,31 @@ function textBranch(
   walks: ColourWalk[],
 ): CandidatePlan['text'] {
   const words = query.terms.filter((t) => queryCategory(t) === null);
-  if (words.length === 0 || filters.categoryKey !== null) return null;
+  if (words.length === 0) return null;
+  if (filters.categoryKey !== null) return categoryTextBranch(query, words, walks);
   // With a colour, the walk reads that colour's products; a word that names what the product is
   // (`black crossbody`, `navy duffle`) may match none of them, so it reads the index too. A material or
   // pattern word (`camel wool`) is ranked among the walk's products, as before.
   if (query.colours.length > 0 && words.every(isDescriptiveWord)) return null;
   return { tsquery: buildOrTsQuery(words, 16), near: walks[0]?.colour ?? null, take: TEXT_TAKE };
+}
+
+/**
+ * A query that names a category and what its product is made of or printed with (`suede loafers`,
+ * `cashmere jumper`): the walk reads the category's products nearest the colour, and among them the few
+ * of that garment in that material (a loafer in suede: about one shoe in eighty) are too few to fill
+ * ten. So it also reads the products matching the head under any of its names and every such word, the
+ * nearest in colour first.
+ */
+function categoryTextBranch(
+  query: ShopperQuery,
+  words: readonly string[],
+  walks: ColourWalk[],
+): CandidatePlan['text'] {
+  const descriptive = words.filter(isDescriptiveWord);
+  if (query.head === null || descriptive.length === 0) return null;
+  const tsquery = buildAndTsQuery([headNames(query.head), ...descriptive.map((w) => [w])]);
+  return { tsquery, near: walks[0]?.colour ?? null, take: TEXT_TAKE };
 }
 
 /**

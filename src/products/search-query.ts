@@ -105,6 +105,11 @@ export function queryWords(text: string): string[] {
   ).filter((w) => w.length > 1 && !STOPWORDS.has(w));
 }
 
+/** A fabric word (`linen`, `suede`): in a query it asks for the material, never the colour. */
+export function isMaterialWord(word: string): boolean {
+  return MATERIAL_WORDS.has(word);
+}
+
 /** A word that describes what a garment is made of or printed with, not what it is (`wool`, `striped`). */
 export function isDescriptiveWord(word: string): boolean {
   return MATERIAL_WORDS.has(word) || PRINT_WORDS.has(word) || STRIPE_WORDS.has(word) || CHECK_WORDS.has(word);

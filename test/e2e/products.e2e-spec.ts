@@ -278,6 +278,78 @@ describe('POST /api/v1/org/cores/{id}/products (e2e)', () => {
   // The demo catalogue files its shirts and blouses under `Apparel > Tops` (as Google's `Shirts & Tops`
   // does): `shirt` and `blouse` matched none of them, and `oxford shirt` read `oxford` as a grey. An
   // organization of its own: the search budget (20 a minute) is the other tests'.
+  // A realistic feed files a whole group under one path (`Knitwear > Sweaters`, `Boots & Sneakers`) and
+  // writes the colour into the title (`Raw Linen` is an ecru): the query's garment is what the title
+  // says, and its fabric what the product is made of (ADR 0058).
+  it('finds what the query names by the title, not the path, and the fabric, not a colour named like one', async () => {
+    const shopper = await camelShopper();
+    const id = (s: string) => `kind-${process.pid}-${s}`;
+    const row = (s: string, fields: Record<string, string>) =>
+      coatRow(id(s), { brand: 'Kind Studio', price: '6363.00 USD', ...fields });
+    const knitwear = 'Apparel & Accessories > Clothing > Knitwear > Sweaters';
+    const rows = [
+      row('cardigan', { title: 'Kind Studio Camel Cardigan', product_type: knitwear }),
+      row('vest', { title: 'Kind Studio Camel Knit Vest', product_type: knitwear }),
+      row('sweater', { title: 'Kind Studio Navy Cable Knit Sweater', color: 'Navy', product_type: knitwear }),
+      ...['a', 'b', 'c'].map((s) =>
+        row(`leather-${s}`, {
+          title: `Kind Studio Camel Loafers ${s}`,
+          material: 'Leather',
+          product_type: 'Apparel & Accessories > Shoes > Boots & Sneakers',
+        }),
+      ),
+      row('suede', {
+        title: 'Kind Studio Navy Loafers',
+        color: 'Navy',
+        material: 'Suede',
+        product_type: 'Apparel & Accessories > Shoes > Boots & Sneakers',
+      }),
+      row('raw-linen', {
+        title: 'Kind Studio Raw Linen Oxford Shirt',
+        color: 'Raw Linen',
+        material: 'Cotton Poplin',
+        product_type: 'Apparel & Accessories > Clothing > Shirts',
+      }),
+      row('linen', {
+        title: 'Kind Studio Navy Poplin Shirt',
+        color: 'Navy',
+        material: 'Linen',
+        product_type: 'Apparel & Accessories > Clothing > Shirts',
+      }),
+    ];
+    await withProducts(rows, async (summary) => {
+      expect(summary).toEqual(expect.objectContaining({ inserted: rows.length, rejected: 0 }));
+      const found = async (query: string) => {
+        const res = await search(shopper.core, { query, minPrice: 6363, maxPrice: 6363 }, shopper.key).expect(
+          200,
+        );
+        return (res.body.products as { id: string; matchReasons: string[] }[]).map((p) => ({
+          id: p.id,
+          query: p.matchReasons.find((m) => m.startsWith('query:')),
+        }));
+      };
+      // The navy sweater is far from the camel core and still first: the cardigan and the vest are knitwear, not jumpers.
+      const jumper = await found('jumper');
+      expect(jumper[0]).toEqual({ id: id('sweater'), query: 'query: jumper' });
+      expect(
+        jumper
+          .slice(1, 3)
+          .map((p) => p.id)
+          .sort(),
+      ).toEqual([id('cardigan'), id('vest')]);
+      expect(jumper.slice(1, 3).map((p) => p.query)).toEqual([undefined, undefined]);
+      // The text branch reads `loafers & suede` beside the walk of the core's camel.
+      const loafers = await found('suede loafers');
+      expect(loafers[0]).toEqual({ id: id('suede'), query: 'query: suede loafers' });
+      expect(loafers.slice(1, 4).map((p) => p.query)).toEqual(Array(3).fill('query: loafers'));
+      const shirts = await found('linen shirt');
+      expect(shirts.slice(0, 2)).toEqual([
+        { id: id('linen'), query: 'query: linen shirt' },
+        { id: id('raw-linen'), query: 'query: shirt' },
+      ]);
+    });
+  });
+
   it('shirt, blouse and oxford shirt find the shirts and blouses filed under tops', async () => {
     const shopper = await createOrgWithKey(t.app);
     const { coreId: own } = await createReadyCore(t, shopper, {

@@ -43,7 +43,7 @@ export class ProductSearchDto {
     description:
       'Narrows the search. When omitted, the search uses the taste profile alone. Its colour words steer ' +
       "colour, a garment word selects the category, and a gender word (`men's`, `womens`) filters as " +
-      '`gender` does when `gender` is not given. Products matching more of it rank first, what the product is (its last garment word) and its colour counting twice a describing word.',
+      '`gender` does when `gender` is not given. Products matching more of it rank first, what the product is (its last garment word, met by the product title before its category path) and its colour counting twice a describing word. A fabric word (`linen`, `suede`) is met by what a product is made of, not by a colour of that name.',
     maxLength: MAX_QUERY_LENGTH,
     example: 'wool coat',
   })
