@@ -60,6 +60,8 @@ export interface RowTruth {
   noun: string;
   /** The material drawn, whether or not the row's `material` column or title shows it. */
   material: string;
+  /** The pattern drawn (`Striped`), or '' when the row has none. */
+  pattern: string;
   gender: FeedGender;
   /** The `price` column's amount (USD). */
   price: number;
@@ -501,6 +503,7 @@ export function* feedRows(seed: number, rows: number): Generator<GeneratedRow> {
             category: cat.key,
             noun,
             material,
+            pattern,
             gender,
             price,
             paidPrice: onSale ? salePrice : price,

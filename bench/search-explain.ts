@@ -60,20 +60,20 @@ const PLANS: [string, CandidatePlan][] = [
     },
   ],
   [
-    '{query: "wool coat"} (category outerwear, palette colours, text branch `coat & wool`: ADR 0058)',
+    '{query: "wool coat"}, its narrow read (made only when the walk holds fewer than ten wool coats: ADR 0058)',
     {
       ...none,
       categoryKey: categoryId('outerwear'),
-      walks: palette,
+      walks: [],
       text: { tsquery: 'coat & wool', near: lab('camel'), take: 120 },
     },
   ],
   [
-    '{query: "suede loafers"} (category shoes, palette colours, text branch `loafers & suede`: ADR 0058)',
+    '{query: "suede loafers"}, its narrow read (ADR 0058)',
     {
       ...none,
       categoryKey: categoryId('shoes'),
-      walks: palette,
+      walks: [],
       text: { tsquery: 'loafers & suede', near: lab('camel'), take: 120 },
     },
   ],

@@ -10,7 +10,8 @@
  */
 import type { RowTruth } from './feed-generator';
 
-export type QueryKind = 'garment' | 'colour + garment' | 'material + garment';
+export type QueryKind =
+  'garment' | 'colour + garment' | 'material + garment' | 'pattern + garment' | 'gender + garment';
 
 export interface JudgedQuery {
   query: string;
@@ -21,7 +22,7 @@ export interface JudgedQuery {
 
 /** Products whose truth `field` is one of `values`. */
 const oneOf =
-  (field: 'noun' | 'category' | 'family' | 'material') =>
+  (field: 'noun' | 'category' | 'family' | 'material' | 'pattern' | 'gender') =>
   (...values: string[]) =>
   (t: RowTruth): boolean =>
     values.includes(t[field]);
@@ -29,6 +30,8 @@ const nouns = oneOf('noun');
 const category = oneOf('category');
 const family = oneOf('family');
 const material = oneOf('material');
+const pattern = oneOf('pattern');
+const gender = oneOf('gender');
 const both =
   (...tests: ((t: RowTruth) => boolean)[]) =>
   (t: RowTruth): boolean =>
@@ -82,6 +85,16 @@ export const SHOPPER_QUERIES: readonly JudgedQuery[] = [
   garment('handbag', category('bags')),
   garment('scarf', SCARVES),
   garment('beanie', nouns('Beanie')),
+  garment('chelsea boots', nouns('Chelsea Boots')),
+  garment('ankle boots', nouns('Ankle Boots')),
+  garment('bomber jacket', nouns('Bomber Jacket')),
+  garment('puffer jacket', nouns('Puffer Jacket')),
+  garment('trench coat', nouns('Trench Coat')),
+  garment('midi dress', nouns('Midi Dress')),
+  garment('wide leg trousers', nouns('Wide Leg Trousers')),
+  garment('crossbody bag', nouns('Crossbody Bag')),
+  garment('cable knit', nouns('Cable Knit Sweater')),
+  garment('roll neck', nouns('Roll Neck Jumper')),
   { query: 'red dress', kind: 'colour + garment', relevant: both(category('dresses'), family('red')) },
   { query: 'navy coat', kind: 'colour + garment', relevant: both(COATS, family('navy')) },
   { query: 'camel coat', kind: 'colour + garment', relevant: both(COATS, family('camel')) },
@@ -115,6 +128,35 @@ export const SHOPPER_QUERIES: readonly JudgedQuery[] = [
     relevant: (t) => SHIRTS(t) && (t.material === 'Linen' || t.noun === 'Linen Shirt'),
   },
   { query: 'suede loafers', kind: 'material + garment', relevant: both(nouns('Loafers'), material('Suede')) },
+  {
+    query: 'wool coat',
+    kind: 'material + garment',
+    // A `Wool Coat` is one whatever blend the generator drew beside it.
+    relevant: (t) => COATS(t) && (t.material.includes('Wool') || t.noun === 'Wool Coat'),
+  },
+  {
+    query: 'corduroy trousers',
+    kind: 'material + garment',
+    relevant: both(category('trousers'), material('Corduroy')),
+  },
+  {
+    query: 'silk scarf',
+    kind: 'material + garment',
+    relevant: (t) => SCARVES(t) && (t.material === 'Silk' || t.noun === 'Silk Scarf'),
+  },
+  { query: 'striped shirt', kind: 'pattern + garment', relevant: both(SHIRTS, pattern('Striped')) },
+  {
+    query: 'floral dress',
+    kind: 'pattern + garment',
+    relevant: both(category('dresses'), pattern('Floral')),
+  },
+  { query: 'herringbone coat', kind: 'pattern + garment', relevant: both(COATS, pattern('Herringbone')) },
+  { query: "men's coat", kind: 'gender + garment', relevant: both(COATS, gender('male', 'unisex')) },
+  {
+    query: 'womens jeans',
+    kind: 'gender + garment',
+    relevant: both(category('jeans'), gender('female', 'unisex')),
+  },
   {
     query: 'black leather boots',
     kind: 'material + garment',

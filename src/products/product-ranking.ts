@@ -488,11 +488,8 @@ interface ScoringContext {
   attributes: { kind: string; key: string; tokens: string[] }[];
   avoid: AvoidRules;
   paletteChroma: number;
-  terms: string[];
-  /** Each term's stemmed words. */
-  termStems: string[][];
-  /** Per term, the stems of the names it goes by elsewhere (HEAD_SYNONYMS; the head only), else []. */
-  termSynonyms: string[][];
+  /** The query's terms as they are matched (empty without a query). */
+  queryTerms: QueryTerms;
   /** Each term's weight among the query's parts (QUERY_PART_WEIGHTS). */
   termWeights: number[];
   /** The weights of the query's parts, summed: its terms and, when it names one, its colour. */
@@ -540,9 +537,7 @@ function scoringContext(profile: RankingProfile, query: ShopperQuery | null): Sc
     attributes,
     avoid: withQuery ? avoidFor(profile.avoid, query) : profile.avoid,
     paletteChroma: Math.max(0, ...profile.palette.map((p) => Math.hypot(p.oklab.a, p.oklab.b))),
-    terms,
-    termStems: terms.map(termStems),
-    termSynonyms: terms.map((t) => (t === query?.head ? headSynonyms(t) : [])),
+    queryTerms: withQuery ? queryTermsOf(query) : NO_TERMS,
     termWeights,
     queryParts: termWeights.reduce((sum, w) => sum + w, 0) + (colourAsked ? QUERY_PART_WEIGHTS.colour : 0),
     namedOf: memo((colourText) => {
@@ -591,28 +586,67 @@ function attributeMatch(c: RankingCandidate, words: ReadonlySet<string>, ctx: Sc
   return reasons;
 }
 
+/** A query's terms as the ranking matches them, computed once per query. */
+interface QueryTerms {
+  /** Content words other than colours (the head included), as ShopperQuery.terms. */
+  terms: readonly string[];
+  head: string | null;
+  /** Each term's stemmed words. */
+  stems: readonly string[][];
+  /** Per term, the stems of the names it goes by elsewhere (HEAD_SYNONYMS; the head only), else []. */
+  synonyms: readonly string[][];
+}
+
+const NO_TERMS: QueryTerms = { terms: [], head: null, stems: [], synonyms: [] };
+
+function queryTermsOf(query: ShopperQuery): QueryTerms {
+  return {
+    terms: query.terms,
+    head: query.head,
+    stems: query.terms.map(termStems),
+    synonyms: query.terms.map((t) => (t === query.head ? headSynonyms(t) : [])),
+  };
+}
+
+/**
+ * Which of the query's terms a product has. The head says what the product is: matched against what
+ * the product is (productKind), under any of its names. A fabric word asks for what it is made of
+ * (productFabric: an ecru `Raw Linen` shirt in cotton is no linen shirt). Every other word is matched
+ * against all the words that describe it.
+ */
+function termHits(q: QueryTerms, { words, kind, fabric }: ProductWordSets): boolean[] {
+  return q.terms.map((t, i) =>
+    t === q.head
+      ? q.stems[i].every((w) => kind.has(w)) || q.synonyms[i].some((w) => kind.has(w))
+      : q.stems[i].every((w) => (isMaterialWord(t) ? fabric : words).has(w)),
+  );
+}
+
+/**
+ * Whether a product has every word of the query (its colours aside: the walks read the query's
+ * colours), as the ranking matches them. The search reads more candidates when too few of the
+ * walk's products do (`candidateReads`, ADR 0058).
+ */
+export function queryWordsMatcher(query: ShopperQuery): (c: RankingCandidate) => boolean {
+  const q = queryTermsOf(query);
+  return (c) => termHits(q, cachedProductWords(c)).every(Boolean);
+}
+
 /**
  * How well the candidate matches the query: in its category (if it names one) and by the terms and
  * colours it has; the reason names what matched.
  */
 function queryMatch(
   c: RankingCandidate,
-  { words, kind, fabric }: ProductWordSets,
+  sets: ProductWordSets,
   matchedColours: readonly PaletteColour[],
   ctx: ScoringContext,
 ): { score: number; match: boolean; matched: number; reason: string | null } {
   const query = ctx.query;
   if (!query) return { score: 0, match: false, matched: 0, reason: null };
   const inCategory = query.category === null || inQueryCategory(query.category, c);
-  // The head says what the product is: matched against what the product is (productKind), under any of
-  // its names. A fabric word asks for what it is made of (productFabric: an ecru `Raw Linen` shirt in
-  // cotton is no linen shirt); every other word is matched against all the words that describe it.
-  const hits = ctx.terms.map((t, i) =>
-    t === query.head
-      ? ctx.termStems[i].every((w) => kind.has(w)) || ctx.termSynonyms[i].some((w) => kind.has(w))
-      : ctx.termStems[i].every((w) => (isMaterialWord(t) ? fabric : words).has(w)),
-  );
-  const matchedTerms = ctx.terms.filter((_, i) => hits[i]);
+  const hits = termHits(ctx.queryTerms, sets);
+  const matchedTerms = ctx.queryTerms.terms.filter((_, i) => hits[i]);
   // The query's colours are the targets when it names any: a shade matches by closeness, a family word
   // (`pink`) by the product's family as well.
   const colourNames =

@@ -46,7 +46,7 @@ export class ProductsService {
     const plan = planSearch(profile, filters);
     let rows: CandidateRow[] = [];
     for (const read of candidateReads(plan)) {
-      if (rows.length >= SEARCH_LIMIT) break;
+      if (!(read.needed ? read.needed(rows) : rows.length < SEARCH_LIMIT)) continue;
       rows = mergeCandidates(rows, await this.read(read));
     }
     return searchResponse(profile.name, plan, rankAndPick(rows, plan));

@@ -91,19 +91,23 @@ describe('search plan', () => {
     });
 
     // `suede loafers`: about one shoe in eighty; the walk of the palette's shoes held too few to fill ten.
-    it('reads the features for a category garment and its material, under any name of the garment', () => {
+    it('plans a features read of a category garment and its other words, under any name of the garment', () => {
       const suede = planSearch(PROFILE, { query: 'suede loafers' });
       expect(suede.filters.categoryKey).toBe(categoryId('shoes'));
-      expect(suede.text).toEqual({ tsquery: 'loafers & suede', near: CAMEL, take: 120 });
+      expect(suede.text).toBeNull();
+      expect(suede.narrow).toEqual({ tsquery: 'loafers & suede', near: CAMEL, take: 120 });
       const jumper = planSearch(PROFILE, { query: 'navy cashmere jumper' });
-      expect(jumper.text).toEqual({
+      expect(jumper.narrow).toEqual({
         tsquery: '(jumper | sweater | pullover) & cashmere',
         near: jumper.query.colours[0].oklab,
         take: 120,
       });
-      // A garment alone, or with a word that is no material or print, is read by the walk alone.
-      expect(planSearch(PROFILE, { query: 'loafers' }).text).toBeNull();
-      expect(planSearch(PROFILE, { query: 'chunky knit cardigan' }).text).toBeNull();
+      // A garment word before the head is one of its words (`bomber` names outerwear too).
+      expect(planSearch(PROFILE, { query: 'bomber jacket' }).narrow?.tsquery).toBe('jacket & bomber');
+      // A garment alone, with or without a colour, is read by the walk alone.
+      expect(planSearch(PROFILE, { query: 'loafers' }).narrow).toBeNull();
+      expect(planSearch(PROFILE, { query: 'navy coat' }).narrow).toBeNull();
+      expect(planSearch(PROFILE, { query: 'wool' }).narrow).toBeNull();
     });
 
     it("filters by the gender the query names unless the body's gender says otherwise", () => {
@@ -130,6 +134,29 @@ describe('search plan', () => {
       expect(reads[0]).toMatchObject({ plan: { categoryKey: categoryId('outerwear'), maxPrice: 300 } });
       expect(reads[1]).toMatchObject({ plan: { categoryKey: null, maxPrice: 300, walks: plan.walks } });
       expect(reads[2]).toEqual({ kind: 'any', filters: { ...plan.filters, categoryKey: null }, limit: 300 });
+    });
+
+    it('reads the narrow features only when fewer than SEARCH_LIMIT products in hand have every word', () => {
+      const plan = planSearch(PROFILE, { query: 'suede loafers' });
+      const reads = candidateReads(plan);
+      expect(reads.map((r) => r.kind)).toEqual(['plan', 'plan', 'plan', 'any']);
+      expect(reads[1]).toMatchObject({
+        plan: { categoryKey: categoryId('shoes'), walks: [], text: plan.narrow },
+      });
+      const shoe = (id: string, title: string, material: string, size = '') =>
+        row(id, { title: `${title}${size}`, material, category: 'Shoes', categoryKey: categoryId('shoes') });
+      const suede = Array.from({ length: SEARCH_LIMIT }, (_, i) =>
+        shoe(`s${i}`, `Suede Loafers ${i}`, 'Suede'),
+      );
+      const leather = Array.from({ length: 30 }, (_, i) => shoe(`l${i}`, `Loafers ${i}`, 'Leather'));
+      const needed = reads[1].needed!;
+      expect(needed([...leather, ...suede])).toBe(false);
+      expect(needed([...leather, ...suede.slice(1)])).toBe(true);
+      // Two sizes of one product are one product.
+      const sizes = suede.slice(1).map((r) => ({ ...r, id: `${r.id}-m`, externalId: `${r.externalId}-m` }));
+      expect(needed([...suede.slice(1), ...sizes])).toBe(true);
+      // Only the narrow read has its own condition; the others wait for SEARCH_LIMIT candidates.
+      expect(reads.filter((r) => r.needed).length).toBe(1);
     });
 
     it('has no category fallback when the query names no category', () => {

@@ -12,6 +12,7 @@ import {
   diversify,
   DiversityGroup,
   headNames,
+  queryWordsMatcher,
   Oklab,
   RankedProduct,
   RankingCandidate,
@@ -53,11 +54,21 @@ export interface SearchPlan {
   filters: CandidateFilters;
   walks: ColourWalk[];
   text: CandidatePlan['text'];
+  /**
+   * For a query that names a category and more than its garment (`suede loafers`, `bomber jacket`,
+   * `herringbone coat`): the features read of the head under any of its names and every other word,
+   * made when the walk's products hold too few that have them all (candidateReads). Else null.
+   */
+  narrow: CandidatePlan['text'];
 }
 
-/** One candidate read: the bounded colour/text statement, or any products that pass the filters. */
-export type CandidateRead =
-  { kind: 'plan'; plan: CandidatePlan } | { kind: 'any'; filters: CandidateFilters; limit: number };
+/**
+ * One candidate read: the bounded colour/text statement, or any products that pass the filters. A read
+ * is made while fewer than SEARCH_LIMIT candidates are in hand, or, with `needed`, when that says so.
+ */
+export type CandidateRead = (
+  { kind: 'plan'; plan: CandidatePlan } | { kind: 'any'; filters: CandidateFilters; limit: number }
+) & { needed?: (rows: readonly CandidateRow[]) => boolean };
 
 export type SearchCandidate = RankingCandidate & { row: CandidateRow };
 
@@ -81,13 +92,20 @@ export function planSearch(profile: CoreSearchProfile, input: ProductSearchFilte
       ? query.colours.map((c) => ({ oklab: c.oklab, share: 1 }))
       : [...ranking.palette].sort((x, y) => y.share - x.share).slice(0, NEAREST_COLOURS);
   const walks = colourWalks(targets);
-  return { query, ranking, filters, walks, text: textBranch(query, filters, walks) };
+  return {
+    query,
+    ranking,
+    filters,
+    walks,
+    text: textBranch(query, filters, walks),
+    narrow: narrowBranch(query, filters, walks),
+  };
 }
 
 /**
  * Words other than colours and category words are matched against the describing fields. When the
  * query names a category, the walk already reads the products it narrows to and the ranking matches the
- * words there; a query of other words alone (`wool`, `striped`), or of a colour and a word that names
+ * words there (with narrowBranch's read when too few of them have every word); a query of other words alone (`wool`, `striped`), or of a colour and a word that names
  * the product (`black crossbody`), reads the features index, whose bitmap grows with the word's matches
  * (docs/decisions/0028).
  */
@@ -97,8 +115,7 @@ function textBranch(
   walks: ColourWalk[],
 ): CandidatePlan['text'] {
   const words = query.terms.filter((t) => queryCategory(t) === null);
-  if (words.length === 0) return null;
-  if (filters.categoryKey !== null) return categoryTextBranch(query, words, walks);
+  if (words.length === 0 || filters.categoryKey !== null) return null;
   // With a colour, the walk reads that colour's products; a word that names what the product is
   // (`black crossbody`, `navy duffle`) may match none of them, so it reads the index too. A material or
   // pattern word (`camel wool`) is ranked among the walk's products, as before.
@@ -107,33 +124,59 @@ function textBranch(
 }
 
 /**
- * A query that names a category and what its product is made of or printed with (`suede loafers`,
- * `cashmere jumper`): the walk reads the category's products nearest the colour, and among them the few
- * of that garment in that material (a loafer in suede: about one shoe in eighty) are too few to fill
- * ten. So it also reads the products matching the head under any of its names and every such word, the
- * nearest in colour first.
+ * A query that names a category and more than its garment (`suede loafers`, `bomber jacket`,
+ * `herringbone coat`): the walk reads the category's products nearest the colour, and the few of them
+ * that are that garment with that word (a loafer in suede: about one shoe in eighty) can be too few to
+ * fill ten. Then the products whose features have the head under any of its names and every other
+ * word are read too, the nearest in colour first (ADR 0058).
  */
-function categoryTextBranch(
+function narrowBranch(
   query: ShopperQuery,
-  words: readonly string[],
+  filters: CandidateFilters,
   walks: ColourWalk[],
 ): CandidatePlan['text'] {
-  const descriptive = words.filter(isDescriptiveWord);
-  if (query.head === null || descriptive.length === 0) return null;
-  const tsquery = buildAndTsQuery([headNames(query.head), ...descriptive.map((w) => [w])]);
-  return { tsquery, near: walks[0]?.colour ?? null, take: TEXT_TAKE };
+  const head = query.head;
+  const words = query.terms.filter((t) => t !== head);
+  if (filters.categoryKey === null || head === null || words.length === 0) return null;
+  const tsquery = buildAndTsQuery([headNames(head), ...words.map((w) => [w])]);
+  return tsquery === '' ? null : { tsquery, near: walks[0]?.colour ?? null, take: TEXT_TAKE };
+}
+
+/**
+ * Products among the rows that have every word of the query, counted once a product (variantKey), as
+ * the ranking matches them.
+ */
+function answeringProducts(rows: readonly CandidateRow[], query: ShopperQuery): number {
+  const answers = queryWordsMatcher(query);
+  return new Set(
+    rows
+      .map(toCandidate)
+      .filter(answers)
+      .map((c) => variantKey(c.row)),
+  ).size;
 }
 
 /**
  * Stage 2: the reads in order, each made only while fewer than SEARCH_LIMIT candidates are in hand: the
- * plan; with too few in the query's category, the same in any category (the query still narrows); then
- * anything that passes the filters, so the answer has min(10, matches) products.
+ * plan; for a narrow query (`SearchPlan.narrow`), its features read, made when fewer than SEARCH_LIMIT
+ * of the products in hand have every word of the query; with too few in the query's category, the plan
+ * in any category (the query still narrows); then anything that passes the filters, so the answer has
+ * min(10, matches) products.
  */
 export function candidateReads(plan: SearchPlan): CandidateRead[] {
-  const { filters, walks, text } = plan;
+  const { filters, walks, text, narrow } = plan;
   const anyCategory: CandidateFilters = { ...filters, categoryKey: null };
   return [
     { kind: 'plan', plan: { ...filters, walks, text } },
+    ...(narrow
+      ? [
+          {
+            kind: 'plan' as const,
+            plan: { ...filters, walks: [], text: narrow },
+            needed: (rows: readonly CandidateRow[]) => answeringProducts(rows, plan.query) < SEARCH_LIMIT,
+          },
+        ]
+      : []),
     ...(filters.categoryKey !== null
       ? [{ kind: 'plan' as const, plan: { ...anyCategory, walks, text } }]
       : []),

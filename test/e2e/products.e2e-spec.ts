@@ -520,4 +520,32 @@ describe('nearest-colour candidates (integration, real PostgreSQL)', () => {
     expect(rows.length).toBeLessThanOrEqual(15);
     for (const r of rows) expect(`${r.title} ${r.category ?? ''}`.toLowerCase()).toMatch(/coat/);
   });
+
+  it('reads a narrow query from the features index: every word, the head under any name, in the category (ADR 0058)', async () => {
+    const { ProductsRepository } = await import('../../src/products/products.repository');
+    const { categoryId } = await import('../../src/products/search-features');
+    const { buildAndTsQuery } = await import('../../src/products/product-ranking');
+    const repo = t.app.get(ProductsRepository, { strict: false });
+    const none = { genders: null, minPrice: null, maxPrice: null };
+    const narrow = (tsquery: string, category: Parameters<typeof categoryId>[0]) =>
+      repo.findCandidates({
+        ...none,
+        categoryKey: categoryId(category),
+        walks: [],
+        text: { tsquery, near: colourFeatures('camel'), take: 400 },
+      });
+    const wool = await narrow(buildAndTsQuery([['coat'], ['wool']]), 'outerwear');
+    expect(wool.length).toBeGreaterThan(0);
+    for (const r of wool) {
+      expect(r.categoryKey).toBe(categoryId('outerwear'));
+      const text = `${r.title} ${r.category ?? ''} ${r.material ?? ''}`.toLowerCase();
+      expect(text).toMatch(/coat/);
+      expect(text).toMatch(/wool/);
+    }
+    // Fewer than the category's coats: the AND narrows, where an OR would add every wool product.
+    const coats = await narrow('coat', 'outerwear');
+    expect(wool.length).toBeLessThan(coats.length);
+    // A word no product has reads nothing (the walk's candidates stand).
+    expect(await narrow(buildAndTsQuery([['coat'], ['zzyzx']]), 'outerwear')).toEqual([]);
+  });
 });
