@@ -396,6 +396,51 @@ describe('scoreCandidates', () => {
     ]).toEqual(['knit', 'sweater']);
   });
 
+  it('meets a head that names a whole category (bag, shoes) by the category, whatever garment the title names', () => {
+    const bags = { category: 'Apparel & Accessories > Handbags', categoryName: 'bags' as const };
+    const ranked = scoreCandidates(
+      [
+        candidate('tote', { ...bags, title: 'Navy Leather Tote', colourLab: NAVY }),
+        candidate('scarf', {
+          title: 'Camel Scarf',
+          category: 'Accessories',
+          categoryName: 'accessories',
+          colourLab: CAMEL,
+        }),
+      ],
+      PROFILE,
+      parseShopperQuery('bag'),
+    );
+    expect(ranked[0].candidate.id).toBe('tote');
+    expect(ranked[0].matchReasons).toContain('query: bag');
+    const shoes = scoreCandidates(
+      [
+        candidate('boots', {
+          title: 'Chelsea Boots',
+          category: 'Shoes',
+          categoryName: 'shoes',
+          colourLab: CAMEL,
+        }),
+      ],
+      PROFILE,
+      parseShopperQuery('leather shoes'),
+    );
+    expect(shoes[0].matchReasons).toContain('query: shoes');
+    // A garment of a category is not the category: a cardigan is knitwear, and no sweater.
+    const knit = {
+      category: 'Knitwear',
+      categoryName: 'knitwear' as const,
+      title: 'Camel Cardigan',
+      colourLab: CAMEL,
+    };
+    expect(
+      scoreCandidates([candidate('c', knit)], PROFILE, parseShopperQuery('sweater'))[0].matchReasons,
+    ).not.toContain('query: sweater');
+    expect(
+      scoreCandidates([candidate('c', knit)], PROFILE, parseShopperQuery('knitwear'))[0].matchReasons,
+    ).toContain('query: knitwear');
+  });
+
   it('matches a fabric word against what the product is made of, not a colour named like a fabric', () => {
     const shirts = { category: 'Apparel > Shirts', categoryName: 'shirts' as const };
     const ranked = scoreCandidates(

@@ -19,6 +19,7 @@ import {
   CHECK_WORDS,
   COLOUR_MODIFIERS,
   isMaterialWord,
+  NO_AVOIDS,
   PRINT_WORDS,
   ShopperQuery,
   STRIPE_WORDS,
@@ -595,41 +596,95 @@ interface QueryTerms {
   stems: readonly string[][];
   /** Per term, the stems of the names it goes by elsewhere (HEAD_SYNONYMS; the head only), else []. */
   synonyms: readonly string[][];
+  /** When the head names a whole category (GENERIC_HEADS), that category: any product in it is one. */
+  headCategory: CategoryName | null;
 }
 
-const NO_TERMS: QueryTerms = { terms: [], head: null, stems: [], synonyms: [] };
+const NO_TERMS: QueryTerms = { terms: [], head: null, stems: [], synonyms: [], headCategory: null };
+
+/**
+ * Head words that name a whole category, not one garment of it: a `Leather Tote` is a `bag` and a
+ * `Chelsea Boot` a `shoe`, though their titles name neither, so for these any product of the category
+ * meets the head. A `sweater`, a `jacket` or a `t-shirt` is one garment of its category.
+ */
+const GENERIC_HEADS = new Set(
+  [
+    'outerwear',
+    'knitwear',
+    'knit',
+    'knits',
+    'top',
+    'tops',
+    'shoe',
+    'shoes',
+    'footwear',
+    'bag',
+    'bags',
+    'handbag',
+    'handbags',
+    'accessory',
+    'accessories',
+  ].map(stem),
+);
+
+/** Whether a head word names a whole category (GENERIC_HEADS: `shoes`, `bag`), not one garment of it. */
+export function namesWholeCategory(head: string): boolean {
+  const stems = termStems(head);
+  return stems.length === 1 && GENERIC_HEADS.has(stems[0]);
+}
 
 function queryTermsOf(query: ShopperQuery): QueryTerms {
+  const head = query.head;
   return {
     terms: query.terms,
-    head: query.head,
+    head,
     stems: query.terms.map(termStems),
-    synonyms: query.terms.map((t) => (t === query.head ? headSynonyms(t) : [])),
+    synonyms: query.terms.map((t) => (t === head ? headSynonyms(t) : [])),
+    headCategory: head !== null && namesWholeCategory(head) ? queryCategory(head) : null,
   };
 }
 
 /**
  * Which of the query's terms a product has. The head says what the product is: matched against what
- * the product is (productKind), under any of its names. A fabric word asks for what it is made of
+ * the product is (productKind), under any of its names, or by its category when the head names a
+ * whole one (`shoes`, `bag`). A fabric word asks for what it is made of
  * (productFabric: an ecru `Raw Linen` shirt in cotton is no linen shirt). Every other word is matched
  * against all the words that describe it.
  */
-function termHits(q: QueryTerms, { words, kind, fabric }: ProductWordSets): boolean[] {
+function termHits(
+  q: QueryTerms,
+  { words, kind, fabric }: ProductWordSets,
+  category: CategoryName | null,
+): boolean[] {
   return q.terms.map((t, i) =>
     t === q.head
-      ? q.stems[i].every((w) => kind.has(w)) || q.synonyms[i].some((w) => kind.has(w))
+      ? q.stems[i].every((w) => kind.has(w)) ||
+        q.synonyms[i].some((w) => kind.has(w)) ||
+        (q.headCategory !== null && q.headCategory === category)
       : q.stems[i].every((w) => (isMaterialWord(t) ? fabric : words).has(w)),
   );
 }
 
+/** A profile that asks nothing: the query alone decides what matches. */
+const NO_PROFILE: RankingProfile = {
+  styleAttributes: [],
+  tags: [],
+  patterns: [],
+  palette: [],
+  avoid: NO_AVOIDS,
+};
+
 /**
- * Whether a product has every word of the query (its colours aside: the walks read the query's
- * colours), as the ranking matches them. The search reads more candidates when too few of the
- * walk's products do (`candidateReads`, ADR 0058).
+ * Whether a product has every part of the query, its words and its colours, as the ranking matches
+ * them (the top band of queryTier). The search reads more candidates when too few of the walk's
+ * products do (`candidateReads`, ADR 0058): a walk near `pink` holds lilac blouses too.
  */
-export function queryWordsMatcher(query: ShopperQuery): (c: RankingCandidate) => boolean {
-  const q = queryTermsOf(query);
-  return (c) => termHits(q, cachedProductWords(c)).every(Boolean);
+export function fullQueryMatcher(query: ShopperQuery): (c: RankingCandidate) => boolean {
+  const ctx = scoringContext(NO_PROFILE, query);
+  return (c) => {
+    const q = queryMatch(c, cachedProductWords(c), colourMatch(c, ctx).matched, ctx);
+    return q.match && q.matched === ctx.queryParts;
+  };
 }
 
 /**
@@ -645,7 +700,7 @@ function queryMatch(
   const query = ctx.query;
   if (!query) return { score: 0, match: false, matched: 0, reason: null };
   const inCategory = query.category === null || inQueryCategory(query.category, c);
-  const hits = termHits(ctx.queryTerms, sets);
+  const hits = termHits(ctx.queryTerms, sets, c.categoryName);
   const matchedTerms = ctx.queryTerms.terms.filter((_, i) => hits[i]);
   // The query's colours are the targets when it names any: a shade matches by closeness, a family word
   // (`pink`) by the product's family as well.
@@ -684,18 +739,36 @@ const HEAD_SYNONYMS: readonly (readonly string[])[] = [
   ['t-shirt', 'tee'],
 ];
 
+/** A name's stems as one key (`t-shirt` is `tshirt`, `jumpers` is `jumper`). */
+const nameKey = (name: string): string => termStems(name).join(' ');
+
+/** HEAD_SYNONYMS with each name's key, computed once. */
+let synonymKeys: { name: string; key: string }[][] | undefined;
+
+/** The HEAD_SYNONYMS group a head garment word belongs to (names and keys), or []. */
+function synonymGroup(head: string): { name: string; key: string }[] {
+  synonymKeys ??= HEAD_SYNONYMS.map((names) => names.map((name) => ({ name, key: nameKey(name) })));
+  const own = nameKey(head);
+  return synonymKeys.find((group) => group.some((n) => n.key === own)) ?? [];
+}
+
 /** A head garment word and its other names (HEAD_SYNONYMS), as written: `jumper`, `sweater`, `pullover`. */
 export function headNames(head: string): string[] {
-  const own = termStems(head).join(' ');
-  const group = HEAD_SYNONYMS.find((names) => names.some((n) => termStems(n).join(' ') === own));
-  return group ? [head, ...group.filter((n) => n !== head)] : [head];
+  const own = nameKey(head);
+  return [
+    head,
+    ...synonymGroup(head)
+      .filter((n) => n.key !== own)
+      .map((n) => n.name),
+  ];
 }
 
 /** The stems of the other names of a head garment word (HEAD_SYNONYMS), or []. */
 function headSynonyms(head: string): string[] {
-  const own = termStems(head).join(' ');
-  const group = HEAD_SYNONYMS.find((names) => names.some((n) => termStems(n).join(' ') === own));
-  return group ? group.map((n) => termStems(n).join(' ')).filter((s) => s !== own) : [];
+  const own = nameKey(head);
+  return synonymGroup(head)
+    .map((n) => n.key)
+    .filter((k) => k !== own);
 }
 
 /**

@@ -104,9 +104,12 @@ describe('search plan', () => {
       });
       // A garment word before the head is one of its words (`bomber` names outerwear too).
       expect(planSearch(PROFILE, { query: 'bomber jacket' }).narrow?.tsquery).toBe('jacket & bomber');
-      // A garment alone, with or without a colour, is read by the walk alone.
-      expect(planSearch(PROFILE, { query: 'loafers' }).narrow).toBeNull();
-      expect(planSearch(PROFILE, { query: 'navy coat' }).narrow).toBeNull();
+      // One garment of a category, with or without a colour: the garment under its names.
+      expect(planSearch(PROFILE, { query: 'pink blouse' }).narrow?.tsquery).toBe('blouse');
+      expect(planSearch(PROFILE, { query: 'jumper' }).narrow?.tsquery).toBe('(jumper | sweater | pullover)');
+      // A whole category, or no category, has no narrow read.
+      expect(planSearch(PROFILE, { query: 'shoes' }).narrow).toBeNull();
+      expect(planSearch(PROFILE, { query: 'navy bags' }).narrow).toBeNull();
       expect(planSearch(PROFILE, { query: 'wool' }).narrow).toBeNull();
     });
 
@@ -128,12 +131,20 @@ describe('search plan', () => {
 
   describe('candidateReads', () => {
     it('falls back to any category, then to anything that passes the filters', () => {
-      const plan = planSearch(PROFILE, { query: 'coat', maxPrice: 300 });
+      const plan = planSearch(PROFILE, { query: 'outerwear', maxPrice: 300 });
       const reads = candidateReads(plan);
       expect(reads.map((r) => r.kind)).toEqual(['plan', 'plan', 'any']);
       expect(reads[0]).toMatchObject({ plan: { categoryKey: categoryId('outerwear'), maxPrice: 300 } });
       expect(reads[1]).toMatchObject({ plan: { categoryKey: null, maxPrice: 300, walks: plan.walks } });
       expect(reads[2]).toEqual({ kind: 'any', filters: { ...plan.filters, categoryKey: null }, limit: 300 });
+      // One garment of the category (`coat`) adds its narrow read after the walk, when that falls short.
+      const coat = candidateReads(planSearch(PROFILE, { query: 'coat', maxPrice: 300 }));
+      expect(coat.map((r) => [r.kind, r.needed !== undefined])).toEqual([
+        ['plan', false],
+        ['plan', true],
+        ['plan', false],
+        ['any', false],
+      ]);
     });
 
     it('reads the narrow features only when fewer than SEARCH_LIMIT products in hand have every word', () => {
@@ -155,6 +166,26 @@ describe('search plan', () => {
       // Two sizes of one product are one product.
       const sizes = suede.slice(1).map((r) => ({ ...r, id: `${r.id}-m`, externalId: `${r.externalId}-m` }));
       expect(needed([...suede.slice(1), ...sizes])).toBe(true);
+      // A query's colour is one of its parts: ten lilac blouses from a walk near pink are not ten pink ones.
+      const pink = planSearch(PROFILE, { query: 'pink blouse' });
+      const blouse = (id: string, colour: string, lab: { l: number; a: number; b: number }) =>
+        row(id, {
+          title: `${colour} Silk Blouse`,
+          colour,
+          colourL: lab.l,
+          colourA: lab.a,
+          colourB: lab.b,
+          colourFamily: colour === 'Pink' ? 'pink' : 'purple',
+          category: 'Shirts',
+          categoryKey: categoryId('shirts'),
+        });
+      const pinkLab = pink.query.colours[0].oklab;
+      const lilacLab = { l: 0.72, a: 0.06, b: -0.07 };
+      const pinkNeeded = candidateReads(pink)[1].needed!;
+      const ten = (colour: string, lab: typeof pinkLab) =>
+        Array.from({ length: SEARCH_LIMIT }, (_, i) => blouse(`${colour}${i}`, colour, lab));
+      expect(pinkNeeded(ten('Lilac', lilacLab))).toBe(true);
+      expect(pinkNeeded(ten('Pink', pinkLab))).toBe(false);
       // Only the narrow read has its own condition; the others wait for SEARCH_LIMIT candidates.
       expect(reads.filter((r) => r.needed).length).toBe(1);
     });

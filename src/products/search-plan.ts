@@ -12,7 +12,8 @@ import {
   diversify,
   DiversityGroup,
   headNames,
-  queryWordsMatcher,
+  namesWholeCategory,
+  fullQueryMatcher,
   Oklab,
   RankedProduct,
   RankingCandidate,
@@ -55,9 +56,9 @@ export interface SearchPlan {
   walks: ColourWalk[];
   text: CandidatePlan['text'];
   /**
-   * For a query that names a category and more than its garment (`suede loafers`, `bomber jacket`,
-   * `herringbone coat`): the features read of the head under any of its names and every other word,
-   * made when the walk's products hold too few that have them all (candidateReads). Else null.
+   * For a query that names one garment of a category, or a garment and more (`pink blouse`, `suede
+   * loafers`, `herringbone coat`): the features read of the head under any of its names and every other
+   * word, made when the walk's products hold too few that have them all (candidateReads). Else null.
    */
   narrow: CandidatePlan['text'];
 }
@@ -124,11 +125,12 @@ function textBranch(
 }
 
 /**
- * A query that names a category and more than its garment (`suede loafers`, `bomber jacket`,
- * `herringbone coat`): the walk reads the category's products nearest the colour, and the few of them
- * that are that garment with that word (a loafer in suede: about one shoe in eighty) can be too few to
- * fill ten. Then the products whose features have the head under any of its names and every other
- * word are read too, the nearest in colour first (ADR 0058).
+ * A query that names one garment of a category, or a garment and more (`pink blouse`, `suede loafers`,
+ * `bomber jacket`, `herringbone coat`): the walk reads the category's products nearest the colour, and
+ * the few of them that are that garment with those words (a loafer in suede: about one shoe in eighty)
+ * can be too few to fill ten. Then the products whose features have the head under any of its names
+ * and every other word are read too, the nearest in colour first (ADR 0058). A head that names the
+ * whole category (`shoes`) with no other word needs none: every product of the walk has it.
  */
 function narrowBranch(
   query: ShopperQuery,
@@ -137,29 +139,31 @@ function narrowBranch(
 ): CandidatePlan['text'] {
   const head = query.head;
   const words = query.terms.filter((t) => t !== head);
-  if (filters.categoryKey === null || head === null || words.length === 0) return null;
+  if (filters.categoryKey === null || head === null) return null;
+  if (words.length === 0 && namesWholeCategory(head)) return null;
   const tsquery = buildAndTsQuery([headNames(head), ...words.map((w) => [w])]);
   return tsquery === '' ? null : { tsquery, near: walks[0]?.colour ?? null, take: TEXT_TAKE };
 }
 
 /**
- * Products among the rows that have every word of the query, counted once a product (variantKey), as
- * the ranking matches them.
+ * Whether fewer than SEARCH_LIMIT products among the rows have every part of the query (its words and
+ * colours, as the ranking matches them), each product counted once (variantKey). Stops at the limit.
  */
-function answeringProducts(rows: readonly CandidateRow[], query: ShopperQuery): number {
-  const answers = queryWordsMatcher(query);
-  return new Set(
-    rows
-      .map(toCandidate)
-      .filter(answers)
-      .map((c) => variantKey(c.row)),
-  ).size;
+function tooFewAnswer(rows: readonly CandidateRow[], query: ShopperQuery): boolean {
+  const answers = fullQueryMatcher(query);
+  const found = new Set<string>();
+  for (const row of rows) {
+    if (!answers(toCandidate(row))) continue;
+    found.add(variantKey(row));
+    if (found.size >= SEARCH_LIMIT) return false;
+  }
+  return true;
 }
 
 /**
  * Stage 2: the reads in order, each made only while fewer than SEARCH_LIMIT candidates are in hand: the
  * plan; for a narrow query (`SearchPlan.narrow`), its features read, made when fewer than SEARCH_LIMIT
- * of the products in hand have every word of the query; with too few in the query's category, the plan
+ * of the products in hand have every part of the query; with too few in the query's category, the plan
  * in any category (the query still narrows); then anything that passes the filters, so the answer has
  * min(10, matches) products.
  */
@@ -173,7 +177,7 @@ export function candidateReads(plan: SearchPlan): CandidateRead[] {
           {
             kind: 'plan' as const,
             plan: { ...filters, walks: [], text: narrow },
-            needed: (rows: readonly CandidateRow[]) => answeringProducts(rows, plan.query) < SEARCH_LIMIT,
+            needed: (rows: readonly CandidateRow[]) => tooFewAnswer(rows, plan.query),
           },
         ]
       : []),
