@@ -106,9 +106,9 @@ export function planSearch(profile: CoreSearchProfile, input: ProductSearchFilte
 /**
  * Words other than colours and category words are matched against the describing fields. When the
  * query names a category, the walk already reads the products it narrows to and the ranking matches the
- * words there (with narrowBranch's read when too few of them have every word); a query of other words alone (`wool`, `striped`), or of a colour and a word that names
- * the product (`black crossbody`), reads the features index, whose bitmap grows with the word's matches
- * (docs/decisions/0028).
+ * words there (with narrowBranch's read when too few of them have every word); a query of other words
+ * alone (`wool`, `striped`), or of a colour and a word that names the product (`black crossbody`),
+ * reads the features index, whose bitmap grows with the word's matches (docs/decisions/0028).
  */
 function textBranch(
   query: ShopperQuery,
