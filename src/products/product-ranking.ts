@@ -23,6 +23,7 @@ import {
   PRINT_WORDS,
   ShopperQuery,
   STRIPE_WORDS,
+  T_SHIRT_SPELLINGS,
 } from './search-query';
 
 export interface Oklab {
@@ -229,12 +230,17 @@ export function describingPath(path: string | null): string | null {
  * a shirt (`shirt` found T-shirts, and `t-shirt` every polo shirt). Lower-case text in and out.
  */
 function tShirtAsOneWord(text: string): string {
-  return text.replace(/\bt(?:\s+|-)?shirt/g, 'tshirt');
+  return text.replace(T_SHIRT_SPELLINGS, 'tshirt');
 }
 
-/** The stemmed words of one field, compounds split. */
+/** The words of one field, compounds split (`overcoat` also gives `coat`), `T-Shirt` one word. */
+function fieldTokens(text: string): string[] {
+  return tokenize(tShirtAsOneWord(splitCompounds(text)));
+}
+
+/** The stemmed words of one field (fieldTokens). */
 function fieldStems(text: string): string[] {
-  return tokenize(tShirtAsOneWord(splitCompounds(text))).map(stem);
+  return fieldTokens(text).map(stem);
 }
 
 /** The stemmed words of a query term, read as a product's fields are (`t-shirt` is `tshirt`). */
@@ -244,7 +250,7 @@ function termStems(term: string): string[] {
 
 /** The stems of the words of `text` that name a garment (`Cable Knit Sweater`: knit, sweater). */
 function garmentStems(text: string): string[] {
-  return tokenize(tShirtAsOneWord(splitCompounds(text)))
+  return fieldTokens(text)
     .filter((w) => queryCategory(w) !== null)
     .map(stem);
 }
@@ -608,23 +614,7 @@ const NO_TERMS: QueryTerms = { terms: [], head: null, stems: [], synonyms: [], h
  * meets the head. A `sweater`, a `jacket` or a `t-shirt` is one garment of its category.
  */
 const GENERIC_HEADS = new Set(
-  [
-    'outerwear',
-    'knitwear',
-    'knit',
-    'knits',
-    'top',
-    'tops',
-    'shoe',
-    'shoes',
-    'footwear',
-    'bag',
-    'bags',
-    'handbag',
-    'handbags',
-    'accessory',
-    'accessories',
-  ].map(stem),
+  ['outerwear', 'knitwear', 'knit', 'top', 'shoe', 'footwear', 'bag', 'handbag', 'accessory'].map(stem),
 );
 
 /** Whether a head word names a whole category (GENERIC_HEADS: `shoes`, `bag`), not one garment of it. */

@@ -88,6 +88,9 @@ const MATERIAL_WORDS = new Set(
   ),
 );
 
+/** The spellings of `t-shirt` in lower-case text (`t-shirt`, `t shirt`, `tshirt`); only for `replace`. */
+export const T_SHIRT_SPELLINGS = /\bt(?:\s+|-)?shirt/g;
+
 /**
  * Lower-case word tokens of a query (`t-shirt` stays one token), accents removed. A shopper's `t shirt`
  * and `tshirt` are read as `t-shirt` (the one letter was dropped, and `white t shirt` found shirts), and
@@ -99,7 +102,7 @@ export function queryWords(text: string): string[] {
       .toLowerCase()
       .normalize('NFKD')
       .replace(/[\u0300-\u036f]/g, '')
-      .replace(/\bt(?:\s+|-)?shirt/g, 't-shirt')
+      .replace(T_SHIRT_SPELLINGS, 't-shirt')
       .replace(/\btrench-?coat/g, 'trench coat')
       .match(/[a-z0-9]+(?:-[a-z0-9]+)*/g) ?? []
   ).filter((w) => w.length > 1 && !STOPWORDS.has(w));
