@@ -36,6 +36,7 @@ import { cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFeed } from './feed-generator';
 import type { LoadResult, LoadSpec } from './load-client';
+import { baseline, load as runLoad } from './processes';
 import { photo12Mp, photoJpeg, photoJpegOfSize, type PhotoJpeg } from './photo-images';
 import {
   api,
@@ -104,52 +105,8 @@ const lat = (xs: number[]) => ({
   p99: percentile(xs, 99),
 });
 
-/** Runs a script of bench/ in a child process (ts-node) and resolves with its stdout. */
-function child(script: string, args: string[], env: Record<string, string> = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(
-      process.execPath,
-      ['-r', 'ts-node/register/transpile-only', join(__dirname, script), ...args],
-      {
-        cwd: ROOT,
-        env: { ...process.env, ...env },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let out = '';
-    p.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    p.on('error', reject);
-    p.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${script} exited ${code}`))));
-  });
-}
-
-function load(spec: LoadSpec): Promise<LoadResult> {
-  const file = join(work, `load-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(file, JSON.stringify(spec));
-  return child('load-client.ts', [file]).then((out) => JSON.parse(out) as LoadResult);
-}
-
-/** A baseline server in its own process; resolves once it listens. */
-async function baseline(
-  mode: 'cores' | 'floor',
-  env: Record<string, string>,
-): Promise<{ port: number; stop(): void }> {
-  const port = await freePort();
-  const p = spawn(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', join(__dirname, 'baseline-server.ts'), mode, String(port)],
-    {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  await new Promise<void>((resolve, reject) => {
-    p.stdout.on('data', (d: Buffer) => d.toString().includes('listening') && resolve());
-    p.on('exit', (code) => reject(new Error(`baseline ${mode} exited ${code}`)));
-  });
-  return { port, stop: () => p.kill('SIGTERM') };
-}
+/** One load in its own process (`bench/processes.ts`), its spec in this run's work directory. */
+const load = (spec: LoadSpec): Promise<LoadResult> => runLoad(spec, work);
 
 interface Cannon {
   requests: { average: number };
