@@ -17,7 +17,7 @@
  * Create (the five 1.1 MB JPEGs of `npm run bench`):
  * - the body-reading floor: a server that only reads and parses the 7.6 MB body (as `npm run bench`);
  * - the five decodes at once (sharp, `failOn: 'error'`): the check that the bytes are a decodable
- *   image (docs/decisions/0043) cannot skip them;
+ *   image (docs/decisions/0003) cannot skip them;
  * - the five decodes and 1600 px renditions at once, with the service's JPEG settings.
  * Means add up (a create's mean is at least the body's plus the image work's), so the sum of the means is
  * printed beside the target; a p95 is above its mean.
