@@ -83,9 +83,27 @@ function unroutedPath(exception: unknown, req: Request): boolean {
   return exception instanceof NotFoundException && controllerRoute(req) === null;
 }
 
+const MCP_PATH = '/mcp';
+
+/**
+ * A body the MCP endpoint could not read as one JSON value is a JSON-RPC error, as an MCP client reads
+ * it (JSON-RPC 2.0, section 5.1): -32700 Parse error for malformed JSON, -32600 Invalid Request for a
+ * bare value (valid JSON, but no request object). `id` is null: no request id could be read. Every
+ * other refusal of `/mcp` (401, 403, 405, 413, 429) keeps the REST body, whose HTTP status an MCP
+ * client acts on.
+ */
+function jsonRpcBodyError(body: ErrorBody): object | null {
+  if (body.code !== 'malformed_json') return null;
+  const [code, message] =
+    body.message === BARE_JSON_VALUE
+      ? [-32600, `Invalid Request: ${body.message}`]
+      : [-32700, `Parse error: ${body.message}`];
+  return { jsonrpc: '2.0', id: null, error: { code, message } };
+}
+
 /**
  * One shape for every non-2xx response: `{ message, status, code, reason?, requestId }` (the REST
- * mapping of domain reasons, docs/decisions/0038).
+ * mapping of domain reasons, docs/decisions/0038); only a body `/mcp` cannot read is a JSON-RPC error.
  * Unknown errors become a generic 500; the full error is logged, never returned.
  */
 @Catch()
@@ -112,6 +130,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (res.headersSent) return;
     if (body.status === 503) res.setHeader('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
     if (allow.length > 0) res.setHeader('Allow', allow.join(', '));
+    const rpc = req.path === MCP_PATH ? jsonRpcBodyError(body) : null;
+    if (rpc) return void res.status(body.status).json(rpc);
     res.status(body.status).json({ ...body, ...(requestId ? { requestId } : {}) });
   }
 

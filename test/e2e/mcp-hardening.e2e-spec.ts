@@ -6,7 +6,10 @@ import { RateLimitService } from '../../src/throttling/rate-limit.service';
 import { createOrgWithKey, OrgWithKey, startTestApp, TestApp } from '../support/app';
 import { colourPng, createReadyCore } from '../support/cores';
 
-/** MCP: whole-origin check, JSON-RPC batches refused, model output capped and labelled untrusted. */
+/**
+ * MCP: whole-origin check, JSON-RPC batches refused, unreadable bodies answered as JSON-RPC errors, model
+ * output capped and labelled untrusted.
+ */
 describe('MCP hardening (e2e)', () => {
   let t: TestApp;
   let org: OrgWithKey;
@@ -80,6 +83,38 @@ describe('MCP hardening (e2e)', () => {
     });
     const usage = await t.app.get(RateLimitService).usage(org.orgId);
     expect(usage.create.used).toBe(0);
+  });
+
+  it('answers a body it cannot read with a JSON-RPC error: -32700 for malformed JSON, -32600 for a bare value', async () => {
+    const raw = (text: string) =>
+      http()
+        .post('/mcp')
+        .set('Authorization', `Bearer ${org.key}`)
+        .set('Accept', 'application/json, text/event-stream')
+        .set('Content-Type', 'application/json')
+        .send(text);
+    const malformed = await raw('{"jsonrpc": "2.0", "id": 1, "method": ');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: expect.stringMatching(/^Parse error: /) },
+    });
+    const bare = await raw('42');
+    expect(bare.status).toBe(400);
+    expect(bare.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) },
+    });
+    // The REST routes keep their error body.
+    const rest = await http()
+      .post('/api/v1/org/cores')
+      .set('Authorization', `Bearer ${org.key}`)
+      .set('Content-Type', 'application/json')
+      .send('{"query": ');
+    expect(rest.status).toBe(400);
+    expect(rest.body).toMatchObject({ status: 400, code: 'malformed_json' });
   });
 
   it('caps captions and the taste profile returned by get_core and labels them untrusted model output', async () => {
