@@ -516,8 +516,13 @@ export function* feedRows(seed: number, rows: number): Generator<GeneratedRow> {
   }
 }
 
-function csvCell(value: string): string {
-  return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+/**
+ * A value as a spreadsheet exports it, CSV or tab-delimited: in double quotes, with its quote marks
+ * doubled, when it holds a quote mark, the delimiter or a line break (Merchant Center's quoted
+ * attributes, docs/decisions/0060); as it is otherwise.
+ */
+function delimitedCell(value: string, delimiter: ',' | '\t'): string {
+  return /["\n\r]/.test(value) || value.includes(delimiter) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
 /** One line of the feed in `format` (with its line break). */
@@ -526,8 +531,8 @@ export function formatRow(row: FeedRow, format: FeedFormatName): string {
     const present = Object.fromEntries(Object.entries(row).filter(([, v]) => v !== ''));
     return JSON.stringify(present) + '\n';
   }
-  if (format === 'tsv') return FEED_COLUMNS.map((c) => row[c].replace(/[\t\r\n]/g, ' ')).join('\t') + '\n';
-  return FEED_COLUMNS.map((c) => csvCell(row[c])).join(',') + '\n';
+  const delimiter = format === 'tsv' ? '\t' : ',';
+  return FEED_COLUMNS.map((c) => delimitedCell(row[c], delimiter)).join(delimiter) + '\n';
 }
 
 export function headerLine(format: FeedFormatName): string {

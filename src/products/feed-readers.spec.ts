@@ -127,12 +127,27 @@ describe('readDelimited (CSV)', () => {
 });
 
 describe('readDelimited (TSV)', () => {
-  it('reads quote characters literally, as Merchant Center TSV has no quoting', async () => {
-    const file = feedFile('id\ttitle\tbrand\n1\t"Best" coat\tLune\n2\tSay "hi\tOstra\n');
+  it("reads Merchant Center's quoted attributes: tabs, line breaks and doubled quotes inside quotes", async () => {
+    const file = feedFile(
+      'id\ttitle\tdescription\n' +
+        '1\t"12"" Teflon Pan"\t"Line one\nline\ttwo"\n' +
+        '2\t12" Pan\tSay "hi\n' +
+        '3\tCoat\tPlain\n',
+    );
     const rows = await readAll(readDelimited(createReadStream(file), '\t'));
     expect(rows).toEqual([
-      { line: 2, row: { id: '1', title: '"Best" coat', brand: 'Lune' } },
-      { line: 3, row: { id: '2', title: 'Say "hi', brand: 'Ostra' } },
+      { line: 2, row: { id: '1', title: '12" Teflon Pan', description: 'Line one\nline\ttwo' } },
+      // A quote mark inside an unquoted value is the character itself.
+      { line: 4, row: { id: '2', title: '12" Pan', description: 'Say "hi' } },
+      { line: 5, row: { id: '3', title: 'Coat', description: 'Plain' } },
+    ]);
+  });
+
+  it('rejects a value that opens a quote it never closes properly, naming the lines it ran over', async () => {
+    const file = feedFile('id\ttitle\tbrand\n1\t"Best" coat\tLune\n2\tCoat\tOstra');
+    const rows = await readAll(readDelimited(createReadStream(file), '\t'));
+    expect(rows).toEqual([
+      { line: 2, error: expect.stringMatching(/^unreadable row: .*lines 2-3 were read as this one row/) },
     ]);
   });
 });

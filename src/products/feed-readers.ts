@@ -111,7 +111,8 @@ function unreadable(error: string, start: number, end: number): string {
 /**
  * CSV and TSV through Papa Parse, streamed chunk by chunk (docs/decisions/0007), with flow control: the
  * parser and the file stream are paused while the importer has enough rows queued, and woken when it
- * has taken them. TSV is read without quoting (`fastMode`), as Merchant Center defines it.
+ * has taken them. TSV is read with Merchant Center's quoted attributes, as CSV is (docs/decisions/0060):
+ * a value in double quotes may hold tabs and line breaks, and `""` in it is one quote mark.
  */
 class DelimitedFeed {
   private queue: NumberedRow[] = [];
@@ -139,7 +140,6 @@ class DelimitedFeed {
       delimiter,
       header: false,
       skipEmptyLines: false,
-      fastMode: delimiter === '\t' ? true : undefined,
       chunk: (results, parser) => this.onChunk(results, parser),
       complete: () => this.end(),
       error: (err: Error) => this.end(err),

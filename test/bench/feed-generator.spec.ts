@@ -167,7 +167,7 @@ describe('feed generator', () => {
         expect(v.row.url).toBe(t.url);
         expect(v.row.gender).toBe({ female: 'women', male: 'men', unisex: 'unisex' }[t.gender]);
         expect(v.row.title).toBe(expected[n].row.title);
-        if (format !== 'tsv') expect(v.row.description).toBe(expected[n].row.description);
+        expect(v.row.description).toBe(expected[n].row.description);
         n += 1;
       }
       expect(n).toBe(400);

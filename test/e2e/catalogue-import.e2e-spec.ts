@@ -111,15 +111,26 @@ describe('catalogue:import (e2e, spawned process)', () => {
     expect(count.n).toBe(3);
   }, 180000);
 
-  it('imports TSV and JSON lines', () => {
+  it('imports TSV (with quoted attributes) and JSON lines', async () => {
     const tsv = cli('catalogue:import', '--file', join(FIXTURES, 'good-and-bad.tsv'));
     expect(tsv.code).toBe(0);
+    // imp-tsv-4's quoted description holds a tab and a line break (lines 5-6), so imp-tsv-5 is line 7.
     expect(JSON.parse(tsv.stdout)).toEqual({
-      inserted: 2,
+      inserted: 3,
       updated: 0,
       unchanged: 0,
-      rejected: 1,
-      rejections: [{ line: 3, reason: 'missing image_link' }],
+      rejected: 2,
+      rejections: [
+        { line: 3, reason: 'missing image_link' },
+        { line: 7, reason: 'missing image_link' },
+      ],
+    });
+    const [quoted] = await ds.query(
+      `SELECT title, description FROM products WHERE external_id = 'imp-tsv-4'`,
+    );
+    expect(quoted).toEqual({
+      title: 'Long wool coat, 40" length',
+      description: 'Double-faced wool.\tFully lined.\nDry clean only.',
     });
 
     const jsonl = cli('catalogue:import', '--file', join(FIXTURES, 'good-and-bad.jsonl'));
