@@ -83,7 +83,7 @@ describe('bad input never answers 500 (e2e)', () => {
     });
     expect(longName.body).toEqual(badRequest(/^name must be shorter than or equal to 255 characters$/));
     const price = await api(t, org.key).post(`/api/v1/org/cores/${coreId}/products`, { minPrice: '10' });
-    expect(price.body).toEqual(badRequest(/^minPrice must be a number/));
+    expect(price.body).toEqual(badRequest(/^minPrice must be a number$/));
     expect(price.body.message).not.toMatch(/less than 0/);
     const negative = await api(t, org.key).post(`/api/v1/org/cores/${coreId}/products`, { minPrice: -1 });
     expect(negative.body).toEqual(badRequest(/^minPrice must not be less than 0$/));

@@ -14,6 +14,9 @@ import {
 } from 'class-validator';
 import type { ProductGender } from '../product.entity';
 
+/** class-validator's own text ends "conforming to the specified constraints", which names none. */
+const PRICE_MUST_BE_A_NUMBER = '$property must be a number';
+
 export const PRODUCT_GENDERS: readonly ProductGender[] = ['women', 'men', 'unisex'];
 export const MAX_QUERY_LENGTH = 500;
 /** Product ids a search may exclude (`excludeIds`, README "Safe retries and 'show me more'"). */
@@ -64,7 +67,7 @@ export class ProductSearchDto {
 
   @ApiPropertyOptional({ description: "Lowest price, in the catalogue's currency.", minimum: 0, example: 50 })
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: PRICE_MUST_BE_A_NUMBER })
   @Min(0)
   minPrice?: number;
 
@@ -74,7 +77,7 @@ export class ProductSearchDto {
     example: 400,
   })
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: PRICE_MUST_BE_A_NUMBER })
   @Min(0)
   @NotBelow('minPrice')
   maxPrice?: number;
