@@ -166,6 +166,7 @@ describe('webhooks (e2e, local HTTPS receiver)', () => {
     const bad: [unknown, RegExp][] = [
       [{}, /url/],
       [{ url: 42 }, /url/],
+      [{ url: '' }, /^url must not be empty$/],
       [{ url: 'not-a-url' }, /url: not a valid URL/],
       // Stored as sent, these came back from the list failing the schema's own `format: uri`.
       [{ url: ` ${receiver.origin}/x ` }, /url: must not contain spaces or line breaks/],

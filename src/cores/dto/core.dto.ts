@@ -69,7 +69,7 @@ export class CoreCreateDto extends CoreImagesInput {
     example: 'Autumn capsule',
   })
   @IsString()
-  @MinLength(1)
+  @MinLength(1, { message: 'name must not be empty' })
   @MaxLength(MAX_CORE_NAME_LENGTH)
   name!: string;
 }
@@ -91,7 +91,7 @@ export class CoreUpdateDto extends CoreImagesInput {
   // Absent means "keep the name"; null is not a name (400), unlike @IsOptional, which lets null through.
   @ValidateIf((_dto, value) => value !== undefined)
   @IsString()
-  @MinLength(1)
+  @MinLength(1, { message: 'name must not be empty' })
   @MaxLength(MAX_CORE_NAME_LENGTH)
   name?: string;
 }

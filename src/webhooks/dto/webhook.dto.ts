@@ -21,7 +21,7 @@ export class WebhookCreateDto {
     example: 'https://hooks.example.com/taste',
   })
   @IsString()
-  @MinLength(1)
+  @MinLength(1, { message: 'url must not be empty' })
   @MaxLength(MAX_WEBHOOK_URL_LENGTH)
   url!: string;
 
