@@ -58,6 +58,11 @@ const CREATE_CORE = /^\/api\/v1\/org\/cores\/?$/i;
 const CORE_BY_ID = /^\/api\/v1\/org\/cores\/[^/]+\/?$/i;
 const MCP = /^\/mcp\/?$/i;
 
+/** The MCP endpoint's path (`/mcp`, with or without its trailing slash). */
+export function isMcpPath(path: string): boolean {
+  return MCP.test(path);
+}
+
 /** The only routes that accept bodies up to BODY_LIMIT: they carry images (or MCP calls that do). */
 export function acceptsLargeBody(method: string, path: string): boolean {
   return (

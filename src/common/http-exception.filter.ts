@@ -12,6 +12,7 @@ import type { Request, Response } from 'express';
 import { unreachableDependency } from './dependency-errors';
 import { allowedMethods, controllerRoute } from './method-not-allowed';
 import { errorReason } from './domain-exception';
+import { isMcpPath } from './body-parsing';
 import { BARE_JSON_VALUE, isBareJsonValue } from './json-bytes';
 import { ServerErrorLog } from './server-error-log';
 
@@ -83,8 +84,6 @@ function unroutedPath(exception: unknown, req: Request): boolean {
   return exception instanceof NotFoundException && controllerRoute(req) === null;
 }
 
-const MCP_PATH = '/mcp';
-
 /**
  * A body the MCP endpoint could not read as one JSON value is a JSON-RPC error, as an MCP client reads
  * it (JSON-RPC 2.0, section 5.1): -32700 Parse error for malformed JSON, -32600 Invalid Request for a
@@ -130,7 +129,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (res.headersSent) return;
     if (body.status === 503) res.setHeader('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
     if (allow.length > 0) res.setHeader('Allow', allow.join(', '));
-    const rpc = req.path === MCP_PATH ? jsonRpcBodyError(body) : null;
+    const rpc = isMcpPath(req.path) ? jsonRpcBodyError(body) : null;
     if (rpc) return void res.status(body.status).json(rpc);
     res.status(body.status).json({ ...body, ...(requestId ? { requestId } : {}) });
   }

@@ -86,9 +86,9 @@ describe('MCP hardening (e2e)', () => {
   });
 
   it('answers a body it cannot read with a JSON-RPC error: -32700 for malformed JSON, -32600 for a bare value', async () => {
-    const raw = (text: string) =>
+    const raw = (text: string, path = '/mcp') =>
       http()
-        .post('/mcp')
+        .post(path)
         .set('Authorization', `Bearer ${org.key}`)
         .set('Accept', 'application/json, text/event-stream')
         .set('Content-Type', 'application/json')
@@ -100,6 +100,9 @@ describe('MCP hardening (e2e)', () => {
       id: null,
       error: { code: -32700, message: expect.stringMatching(/^Parse error: /) },
     });
+    const slash = await raw('{"jsonrpc": ', '/mcp/');
+    expect(slash.status).toBe(400);
+    expect(slash.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
     const bare = await raw('42');
     expect(bare.status).toBe(400);
     expect(bare.body).toEqual({
