@@ -14,7 +14,7 @@
  * while each request ran (from /proc, so Linux only).
  */
 import { resolve } from 'node:path';
-import { photoJpegOfSize } from './photo-images';
+import { createBenchPhotos, createBody } from './photo-images';
 import {
   argNumber,
   argValue,
@@ -52,14 +52,11 @@ async function main(): Promise<void> {
   const burst = argNumber('--burst', 6);
   const builds = [await start('a', resolve(a)), await start('b', resolve(b))];
   try {
-    const families = ['camel', 'navy', 'sage', 'blush', 'rust'];
-    const jpegs = await Promise.all(
-      families.map((family, i) => photoJpegOfSize({ family, seed: 2000 + i }, 1.1 * 1024 * 1024)),
+    const jpegs = await createBenchPhotos();
+    const body = createBody(
+      'ab create',
+      jpegs.map((j) => j.jpeg),
     );
-    const body = JSON.stringify({
-      name: 'ab create',
-      images: jpegs.map((j) => `data:image/jpeg;base64,${j.jpeg.toString('base64')}`),
-    });
     for (let round = 0; round < rounds; round += 1) {
       for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
         const cores: string[] = [];

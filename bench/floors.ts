@@ -33,8 +33,8 @@ import { Client } from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import sharp from 'sharp';
 import { writeFeed } from './feed-generator';
-import { photoJpegOfSize } from './photo-images';
-import { baseline, load } from './processes';
+import { createBenchPhotos, createBody } from './photo-images';
+import { bodyFloor } from './processes';
 import {
   argNumber,
   freePort,
@@ -226,32 +226,9 @@ async function imageRounds(
 }
 
 async function createFloors(): Promise<Record<string, unknown>> {
-  const families = ['camel', 'navy', 'sage', 'blush', 'rust'];
-  const jpegs = await Promise.all(
-    families.map((family, i) => photoJpegOfSize({ family, seed: 2000 + i }, 1.1 * 1024 * 1024)),
-  );
-  const images = jpegs.map((j) => j.jpeg);
-  const body = JSON.stringify({
-    name: 'bench create',
-    images: images.map((j) => `data:image/jpeg;base64,${j.toString('base64')}`),
-  });
-  const floor = await baseline('floor', {});
-  let bodyRun;
-  try {
-    bodyRun = await load(
-      {
-        origin: `http://127.0.0.1:${floor.port}`,
-        headers: {},
-        requests: [{ method: 'POST', path: '/', body }],
-        clients: 1,
-        total: ROUNDS,
-        warmup: 2,
-      },
-      work,
-    );
-  } finally {
-    floor.stop();
-  }
+  const images = (await createBenchPhotos()).map((j) => j.jpeg);
+  const body = createBody('bench create', images);
+  const bodyRun = await bodyFloor(body, ROUNDS, work);
   const bodyStats = stats(bodyRun.latencies);
   const options = { failOn: 'error' as const, limitInputPixels: 100_000_000 };
   const decode = await imageRounds(images, (jpeg) => sharp(jpeg, options).raw().toBuffer());

@@ -370,6 +370,22 @@ export async function photoJpegOfSize(spec: PhotoSpec, bytes: number): Promise<P
   throw new Error(`could not make a JPEG of about ${bytes} bytes`);
 }
 
+/**
+ * The base64 create benchmarks' five photos (`npm run bench`, `bench:ab-create`, `bench:floors`): one a
+ * family, about 1.1 MB each, the same bytes in every run.
+ */
+export function createBenchPhotos(): Promise<PhotoJpeg[]> {
+  const families = ['camel', 'navy', 'sage', 'blush', 'rust'];
+  return Promise.all(
+    families.map((family, i) => photoJpegOfSize({ family, seed: 2000 + i }, 1.1 * 1024 * 1024)),
+  );
+}
+
+/** A create request's JSON body with `jpegs` as base64 data URLs. */
+export function createBody(name: string, jpegs: readonly Buffer[]): string {
+  return JSON.stringify({ name, images: jpegs.map((j) => `data:image/jpeg;base64,${j.toString('base64')}`) });
+}
+
 /** A 12 MP (4240 x 2832) photo JPEG of 2-3 MB, as a phone camera takes it. */
 export function photo12Mp(spec: PhotoSpec): Promise<PhotoJpeg> {
   return photoJpeg(spec, { outWidth: 4240, outHeight: 2832, quality: 92, noise: 8 });

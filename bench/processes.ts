@@ -60,3 +60,26 @@ export async function baseline(
   });
   return { port, stop: () => p.kill('SIGTERM') };
 }
+
+/**
+ * The body-reading floor: `total` POSTs of `body` at one connection (after 2 untimed) to a server that
+ * only reads and parses it, the floor under which no create can go.
+ */
+export async function bodyFloor(body: string, total: number, dir: string): Promise<LoadResult> {
+  const floor = await baseline('floor', {});
+  try {
+    return await load(
+      {
+        origin: `http://127.0.0.1:${floor.port}`,
+        headers: {},
+        requests: [{ method: 'POST', path: '/', body }],
+        clients: 1,
+        total,
+        warmup: 2,
+      },
+      dir,
+    );
+  } finally {
+    floor.stop();
+  }
+}

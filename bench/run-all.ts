@@ -36,8 +36,8 @@ import { cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFeed } from './feed-generator';
 import type { LoadResult, LoadSpec } from './load-client';
-import { baseline, load as runLoad } from './processes';
-import { photo12Mp, photoJpeg, photoJpegOfSize, type PhotoJpeg } from './photo-images';
+import { baseline, bodyFloor, load as runLoad } from './processes';
+import { createBenchPhotos, createBody, photo12Mp, photoJpeg, type PhotoJpeg } from './photo-images';
 import {
   api,
   argNumber,
@@ -337,26 +337,12 @@ async function benchSearch(svc: Service, key: string): Promise<void> {
 }
 
 async function benchCreate(svc: Service, key: string): Promise<void> {
-  const families = ['camel', 'navy', 'sage', 'blush', 'rust'];
-  const jpegs = await Promise.all(
-    families.map((family, i) => photoJpegOfSize({ family, seed: 2000 + i }, 1.1 * 1024 * 1024)),
+  const jpegs = await createBenchPhotos();
+  const body = createBody(
+    'bench create',
+    jpegs.map((j) => j.jpeg),
   );
-  const images = jpegs.map((j) => `data:image/jpeg;base64,${j.jpeg.toString('base64')}`);
-  const body = JSON.stringify({ name: 'bench create', images });
-  const floor = await baseline('floor', {});
-  let floorRun: LoadResult;
-  try {
-    floorRun = await load({
-      origin: `http://127.0.0.1:${floor.port}`,
-      headers: {},
-      requests: [{ method: 'POST', path: '/', body }],
-      clients: 1,
-      total: CREATES,
-      warmup: 2,
-    });
-  } finally {
-    floor.stop();
-  }
+  const floorRun = await bodyFloor(body, CREATES, work);
   const pid = svc.child.pid as number;
   const cpu0 = processCpuMs(pid);
   const run = await load({
