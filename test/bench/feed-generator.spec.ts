@@ -1,4 +1,4 @@
-import { createReadStream, mkdtempSync, readFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -141,6 +141,20 @@ describe('feed generator', () => {
     expect(
       prices[Math.floor(prices.length * 0.95)] / prices[Math.floor(prices.length * 0.05)],
     ).toBeGreaterThan(5);
+  });
+
+  it('quotes a value with a quote mark, a tab or a line break as a spreadsheet does, CSV and TSV alike', async () => {
+    const row = { ...take(8, 1)[0].row, description: 'Says "hi",\tthen\nmore' };
+    for (const [format, delimiter] of [
+      ['csv', ','],
+      ['tsv', '\t'],
+    ] as const) {
+      const out = join(dir, `quoted.${format}`);
+      writeFileSync(out, FEED_COLUMNS.join(delimiter) + '\n' + formatRow(row, format));
+      const read: NumberedRow[] = [];
+      for await (const item of readDelimited(createReadStream(out), delimiter)) read.push(item);
+      expect(read).toEqual([{ line: 2, row }]);
+    }
   });
 
   for (const format of ['csv', 'tsv', 'jsonl'] as FeedFormatName[]) {
