@@ -10,7 +10,7 @@ import {
   planSearch,
   ProductSearchFilters,
   rankAndPick,
-  SEARCH_LIMIT,
+  readNeeded,
   searchResponse,
 } from './search-plan';
 
@@ -46,7 +46,7 @@ export class ProductsService {
     const plan = planSearch(profile, filters);
     let rows: CandidateRow[] = [];
     for (const read of candidateReads(plan)) {
-      if (!(read.needed ? read.needed(rows) : rows.length < SEARCH_LIMIT)) continue;
+      if (!readNeeded(read, rows)) continue;
       rows = mergeCandidates(rows, await this.read(read));
     }
     return searchResponse(profile.name, plan, rankAndPick(rows, plan));

@@ -6,6 +6,7 @@ import {
   mergeCandidates,
   planSearch,
   rankAndPick,
+  readNeeded,
   SEARCH_LIMIT,
   searchResponse,
   variantKey,
@@ -186,8 +187,13 @@ describe('search plan', () => {
         Array.from({ length: SEARCH_LIMIT }, (_, i) => blouse(`${colour}${i}`, colour, lab));
       expect(pinkNeeded(ten('Lilac', lilacLab))).toBe(true);
       expect(pinkNeeded(ten('Pink', pinkLab))).toBe(false);
-      // Only the narrow read has its own condition; the others wait for SEARCH_LIMIT candidates.
+      // Only the narrow read has its own condition; the others are made while fewer than SEARCH_LIMIT
+      // candidates are in hand, the narrow one whenever too few of them answer the query.
       expect(reads.filter((r) => r.needed).length).toBe(1);
+      const nine = suede.slice(1);
+      expect(reads.map((r) => readNeeded(r, nine))).toEqual([true, true, true, true]);
+      expect(reads.map((r) => readNeeded(r, [...leather, ...nine]))).toEqual([false, true, false, false]);
+      expect(reads.map((r) => readNeeded(r, suede))).toEqual([false, false, false, false]);
     });
 
     it('has no category fallback when the query names no category', () => {

@@ -188,6 +188,11 @@ export function candidateReads(plan: SearchPlan): CandidateRead[] {
   ];
 }
 
+/** Whether `read` is to be made with `rows` in hand: its own `needed`, else while fewer than SEARCH_LIMIT. */
+export function readNeeded(read: CandidateRead, rows: readonly CandidateRow[]): boolean {
+  return read.needed ? read.needed(rows) : rows.length < SEARCH_LIMIT;
+}
+
 /** Stage 3: the rows read so far and a later read's, each product once, in read order. */
 export function mergeCandidates(
   rows: readonly CandidateRow[],
