@@ -4,7 +4,7 @@
  * one is the figure that counts).
  *
  *   npm run eval:search -- [--products 100000] [--seed 1] [--held-out-seed 2] [--photos 3]
- *                          [--more-seeds 9-16]
+ *                          [--more-seeds 9-16] [--no-queries]
  *
  * For each seed: a fresh database, the feed of bench/feed-generator.ts for that seed imported with the
  * CLI, and one core per colour family built THROUGH THE API from photograph-like images of that family
@@ -22,6 +22,9 @@
  *   what it asks for, by the generator's garment, material and colour family;
  * - `url` equal to the row's affiliate link (or its link when it has none) on every result;
  * - no result out of stock (the row's `availability`).
+ *
+ * `--no-queries` leaves the shopper queries out (a colour-only run takes about a third of the time,
+ * for comparing colour changes over many seeds).
  *
  * `--more-seeds A-B` (or `A,B,...`) evaluates more held-out seeds after those two, none ever tuned on,
  * and prints each family's P@10 (plain and filtered) over them: its mean, its minimum and on how many
@@ -56,6 +59,7 @@ const TUNE_SEED = argNumber('--seed', 1);
 const HELD_OUT_SEED = argNumber('--held-out-seed', 2);
 const PHOTOS = argNumber('--photos', 3);
 const MORE_SEEDS = seedList(argValue('--more-seeds'), '--more-seeds');
+const QUERIES = !process.argv.includes('--no-queries');
 
 const MIXED: [string, string][] = [
   ['navy', 'white'],
@@ -195,7 +199,7 @@ async function evaluateSeed(seed: number): Promise<SeedResult> {
       });
     }
     const queries: QueryScore[] = [];
-    for (const q of SHOPPER_QUERIES) {
+    for (const q of QUERIES ? SHOPPER_QUERIES : []) {
       const score: QueryScore = { query: q.query, kind: q.kind, p10: [], misses: {} };
       for (const c of created.filter((x) => x.families.length === 1)) {
         const found = await searchProducts(svc.base, key, c.coreId, { query: q.query });
@@ -291,9 +295,10 @@ function printMoreSeeds(more: SeedResult[]): void {
     p10: more.flatMap((r) => r.queries[i].p10),
   }));
   const worst = [...perQuery].sort((a, b) => mean(a.p10) - mean(b.p10)).slice(0, 5);
-  console.log(
-    `shopper queries (${queries.length} query-seeds, ${queries.length * (queries[0]?.p10.length ?? 0)} searches): P@10 mean ${f2(mean(queries.flatMap((q) => q.p10)))}; lowest: ${worst.map((q) => `${q.query} ${f2(mean(q.p10))} (min ${f2(Math.min(...q.p10))})`).join(', ')}`,
-  );
+  if (QUERIES)
+    console.log(
+      `shopper queries (${queries.length} query-seeds, ${queries.length * (queries[0]?.p10.length ?? 0)} searches): P@10 mean ${f2(mean(queries.flatMap((q) => q.p10)))}; lowest: ${worst.map((q) => `${q.query} ${f2(mean(q.p10))} (min ${f2(Math.min(...q.p10))})`).join(', ')}`,
+    );
   const mixed = more.flatMap((r) => r.cores.filter((c) => c.families.length > 1));
   console.log(
     `mixed cores (${mixed.length}): P@10 mean ${f2(mean(mixed.map((c) => c.p10)))}, second family's share of the ten mean ${f2(mean(mixed.map((c) => c.secondShare)))}, min ${f2(Math.min(...mixed.map((c) => c.secondShare)))}`,
@@ -414,7 +419,7 @@ async function main(): Promise<void> {
   for (const [name, target, fmt] of targets)
     console.log(`${name.padEnd(50)} ${fmt(st).padStart(12)} ${fmt(sh).padStart(13)}  ${target}`);
 
-  printQueries(tune, held);
+  if (QUERIES) printQueries(tune, held);
 
   const more: SeedResult[] = [];
   for (const seed of MORE_SEEDS.filter((x) => x !== TUNE_SEED && x !== HELD_OUT_SEED))
