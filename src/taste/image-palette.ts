@@ -215,9 +215,70 @@ function joinShades(
 }
 
 /**
+ * The pixels joined to the border ring through pixels of their own cluster (4-connected): the part of
+ * each cluster that reaches the frame. A wall's cluster reaches it; the same colour enclosed by the
+ * subject (a pale garment's lit middle, in the colour of the wall's shaded side) does not.
+ */
+function framed(assign: Int32Array, width: number, border: readonly number[]): Uint8Array {
+  const reached = new Uint8Array(assign.length);
+  const stack: number[] = [];
+  for (const i of border)
+    if (assign[i] >= 0 && !reached[i]) {
+      reached[i] = 1;
+      stack.push(i);
+    }
+  while (stack.length > 0) {
+    const i = stack.pop() as number;
+    const x = i % width;
+    const around = [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, i - width, i + width];
+    for (const j of around)
+      if (j >= 0 && j < assign.length && !reached[j] && assign[j] === assign[i]) {
+        reached[j] = 1;
+        stack.push(j);
+      }
+  }
+  return reached;
+}
+
+/** A pixel group: its pixels and their summed subject weight. */
+interface Part {
+  m: number[];
+  full: number;
+}
+
+/**
+ * A backdrop cluster's pieces that do not reach the frame, when they are the subject: weighted at
+ * least `enclosedSubjectRatio` times as much as the cluster's framed part. The wall's colour is weighted
+ * down where the border ring holds it; the garment's lit middle in that colour is weighted as the
+ * garment, while a busy wall's blobs between the garment's edges stay weighted as the wall. Null when
+ * the cluster stays whole.
+ */
+function enclosedSubject(
+  members: readonly number[],
+  atFrame: Uint8Array,
+  weights: Float32Array,
+): { framed: Part; inside: Part } | null {
+  const framedPart: Part = { m: [], full: 0 };
+  const inside: Part = { m: [], full: 0 };
+  for (const i of members) {
+    const part = atFrame[i] ? framedPart : inside;
+    part.m.push(i);
+    part.full += weights[i];
+  }
+  if (inside.m.length === 0 || framedPart.m.length === 0) return null;
+  const mean = (p: Part) => p.full / p.m.length;
+  return mean(inside) >= T.enclosedSubjectRatio * mean(framedPart) ? { framed: framedPart, inside } : null;
+}
+
+/**
  * Clusters of the subject: each cluster's share is its subject weight, reduced when the cluster
  * fills much of the border ring (a wall, a floor, legs reaching the frame: backdrop, not garment);
  * one cloth's lit and shaded clusters joined; each coloured by its lit part.
+ *
+ * A backdrop cluster's pieces that do not reach the frame stay the subject's (ADR 0061): k-means
+ * groups by colour, not by place, so a pale garment's lit middle can share a cluster with the
+ * shaded side of a wall of its own hue, and dropped with the wall, the garment was read from its
+ * shaded side alone (oatmeal as stone).
  */
 export function subjectClusters(
   img: WorkingImage,
@@ -234,10 +295,20 @@ export function subjectClusters(
   }
   for (const i of subject.border) if (assign[i] >= 0) onBorder[assign[i]] += 1 / subject.border.length;
   const lessBackdrop = subject.subject === 'centre-weighted';
-  let groups = members.map((m, j) => {
+  const factors = members.map((_, j) => {
     const over = (onBorder[j] - T.backdropBorderShare) / (T.backdropBorderFull - T.backdropBorderShare);
-    const factor = lessBackdrop ? 1 - Math.min(1, Math.max(0, over)) : 1;
-    return { m, w: weight[j] * factor, backdrop: factor < 0.5, full: weight[j] };
+    return lessBackdrop ? 1 - Math.min(1, Math.max(0, over)) : 1;
+  });
+  const atFrame = factors.some((f) => f < 1) ? framed(assign, img.width, subject.border) : null;
+  let groups = members.flatMap((m, j) => {
+    const whole = { m, w: weight[j] * factors[j], backdrop: factors[j] < 0.5, full: weight[j] };
+    if (!atFrame || factors[j] >= 1) return [whole];
+    const enclosed = enclosedSubject(m, atFrame, subject.weights);
+    if (!enclosed) return [whole];
+    return [
+      { ...enclosed.framed, w: enclosed.framed.full * factors[j], backdrop: factors[j] < 0.5 },
+      { ...enclosed.inside, w: enclosed.inside.full, backdrop: false },
+    ];
   });
   // Everything looks like backdrop (a garment the colour of the wall): fall back to subject weights.
   if (groups.reduce((s, g) => s + g.w, 0) <= 1e-6) groups = groups.map((g) => ({ ...g, w: g.full }));

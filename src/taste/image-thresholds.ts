@@ -105,6 +105,12 @@ export const ANALYSIS = {
      * clusters of a light wall, weighted down as common in the border, are not a garment's lit side
      * (ADR 0050; fitted on tuning seeds 3-8 of bench/photo-images.ts, 0.5-0.8 tried). */
     sameSubjectRatio: 0.7,
+    /** A backdrop cluster's pieces that do not reach the border ring are the subject's when their mean
+     * subject weight is at least this many times its framed part's: about 1 / `commonColourFloor`, what
+     * a colour rare in the border ring keeps over a common one (ADR 0061). A pale garment's lit middle in
+     * the colour of a wall's shaded side is weighted 6-7 times its wall; a busy wall's blobs between a
+     * garment's edges under 2 times theirs (2 and 3 matched the tuning seeds' cores alike). */
+    enclosedSubjectRatio: 3,
     /** Pixels of kept clusters with at least this subject weight are read for the surface. */
     surfaceMinWeight: 0.2,
     /** Named colours under this share of the subject are dropped. */
