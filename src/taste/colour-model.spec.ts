@@ -327,6 +327,60 @@ describe('colour model: garment and wall', () => {
   });
 });
 
+describe("colour model: a core's images read together", () => {
+  /** An analysis of one image with the given palette readings (name from the vocabulary). */
+  const reading = async (...colours: [l: number, a: number, b: number, share: number][]) => {
+    const base = await analyseImage(await garmentPng({ colour: '#cbbda3' }), 0);
+    return {
+      ...base,
+      palette: colours.map(([l, a, b, share]) => ({
+        name: nameColour({ l, a, b }).name,
+        hex: '#000000',
+        oklab: { l, a, b },
+        share,
+      })),
+    };
+  };
+
+  it('joins one colour read in several photographs, whatever each reading was named (ADR 0061)', async () => {
+    // One oatmeal garment: two readings name oatmeal, the third (its darker shade, a cooler cast) stone.
+    const images = [
+      await reading([0.795, 0.008, 0.037, 0.9]),
+      await reading([0.776, 0.004, 0.029, 0.9]),
+      await reading([0.79, 0.009, 0.036, 0.9]),
+    ];
+    expect(images.map((a) => a.palette[0].name)).toEqual(['oatmeal', 'stone', 'oatmeal']);
+    const { palette, taste } = writeProfile(images);
+    expect(palette.map((p) => p.name)).toEqual(['oatmeal']);
+    expect(palette[0].share).toBeCloseTo(0.9, 3);
+    expect(palette[0].oklab.l).toBeCloseTo((0.795 + 0.776 + 0.79) / 3, 3);
+    expect(taste).toContain('Oatmeal appears in every image');
+  });
+
+  it("keeps one image's colours apart, and colours of different images that are not alike", async () => {
+    const camelAndTan = await reading([0.711, 0.025, 0.074, 0.5], [0.664, 0.03, 0.077, 0.4]);
+    const navy = await reading([0.27, -0.001, -0.054, 0.9]);
+    const white = await reading([0.97, 0, 0.003, 0.9]);
+    const names = writeProfile([camelAndTan, navy, white]).palette.map((p) => p.name);
+    expect(names).toEqual(expect.arrayContaining(['camel', 'tan', 'navy', 'white']));
+  });
+
+  it('does not depend on the order of the images', async () => {
+    const images = [
+      await reading([0.795, 0.008, 0.037, 0.6], [0.27, -0.001, -0.054, 0.3]),
+      await reading([0.776, 0.004, 0.029, 0.9]),
+      await reading([0.79, 0.009, 0.036, 0.5], [0.3, 0, -0.05, 0.4]),
+    ];
+    const first = writeProfile(images);
+    for (const order of [
+      [2, 1, 0],
+      [1, 0, 2],
+      [2, 0, 1],
+    ])
+      expect(writeProfile(order.map((i) => images[i]))).toEqual(first);
+  });
+});
+
 describe('profile wording', () => {
   it('uses the right article', () => {
     expect(article('orange')).toBe('an');

@@ -118,6 +118,11 @@ export const ANALYSIS = {
     surfaceMinWeight: 0.2,
     /** Named colours under this share of the subject are dropped. */
     minShare: 0.04,
+    /** A core's images: colours of different images closer than this (`colourDistance`) are one colour
+     * read in several photographs, joined before they are named (ADR 0061). One garment's readings
+     * across photographs are a median 0.02 apart; fitted on tuning seeds 1 and 3-24 of eval:search's
+     * core images (0.03, 0.04, 0.045 and 0.06 tried). */
+    readingsApart: 0.045,
   },
 
   character: {

@@ -1,5 +1,6 @@
-import { colourFamily, oklabToHex } from './colour-vocabulary';
+import { colourDistance, colourFamily, nameColour, Oklab, oklabToHex } from './colour-vocabulary';
 import { chroma, ImageAnalysis, PaletteCharacter } from './image-analysis';
+import { ANALYSIS } from './image-thresholds';
 import { PaletteColour, PatternKind } from './taste.types';
 
 /** Colour names as a stylist says them in a sentence. */
@@ -66,34 +67,85 @@ interface ColourTally {
   colour: PaletteColour;
 }
 
+/** A colour read in one or more of a core's images: its share-weighted sums and the images it is in. */
+interface Reading {
+  images: Set<number>;
+  share: number;
+  l: number;
+  a: number;
+  b: number;
+}
+
+/** Readings of different images closer than this are one colour (image-thresholds.ts). */
+const READINGS_APART = ANALYSIS.palette.readingsApart;
+
+const readingPoint = (r: Reading): Oklab => ({ l: r.l / r.share, a: r.a / r.share, b: r.b / r.share });
+const sharesAnImage = (x: Reading, y: Reading) => [...x.images].some((k) => y.images.has(k));
+const joined = (x: Reading, y: Reading): Reading => ({
+  images: new Set([...x.images, ...y.images]),
+  share: x.share + y.share,
+  l: x.l + y.l,
+  a: x.a + y.a,
+  b: x.b + y.b,
+});
+
+/**
+ * The images' palette colours as the core's colours: one colour read in several images is one colour,
+ * whatever name each image's reading got. The two nearest readings of different images are joined,
+ * again and again, while they are under READINGS_APART; each joined colour is then named at its
+ * share-weighted point (ADR 0061). An oatmeal garment read as oatmeal in two photographs and as stone in
+ * a third (its darkest shade under a cool cast) is one oatmeal, where a tally by name made an oatmeal
+ * and a stone of similar shares. Readings are visited in an order of their own values, never the
+ * images', so the result does not depend on image order.
+ */
+function joinReadings(analyses: ImageAnalysis[]): Reading[] {
+  const readings: Reading[] = analyses
+    .flatMap((an, i) =>
+      an.palette.map((p) => ({
+        images: new Set([i]),
+        share: p.share,
+        l: p.oklab.l * p.share,
+        a: p.oklab.a * p.share,
+        b: p.oklab.b * p.share,
+      })),
+    )
+    .sort((x, y) => y.share - x.share || x.l - y.l || x.a - y.a || x.b - y.b);
+  for (;;) {
+    let best: { d: number; i: number; j: number } | null = null;
+    for (let i = 0; i < readings.length; i += 1)
+      for (let j = i + 1; j < readings.length; j += 1) {
+        if (sharesAnImage(readings[i], readings[j])) continue;
+        const d = colourDistance(readingPoint(readings[i]), readingPoint(readings[j]));
+        if (d < READINGS_APART && (!best || d < best.d)) best = { d, i, j };
+      }
+    if (!best) return readings;
+    readings[best.i] = joined(readings[best.i], readings[best.j]);
+    readings.splice(best.j, 1);
+  }
+}
+
 /** Recurring colours: score = summed share over images (share × frequency); ties by name. */
 function tallyColours(analyses: ImageAnalysis[]): ColourTally[] {
-  const by = new Map<string, ColourTally & { l: number; a: number; b: number }>();
-  for (const a of analyses) {
-    for (const p of a.palette) {
-      const t = by.get(p.name) ?? { name: p.name, score: 0, images: 0, colour: p, l: 0, a: 0, b: 0 };
-      t.score += p.share;
-      t.images += 1;
-      t.l += p.oklab.l * p.share;
-      t.a += p.oklab.a * p.share;
-      t.b += p.oklab.b * p.share;
-      by.set(p.name, t);
-    }
+  const by = new Map<string, Reading>();
+  for (const r of joinReadings(analyses)) {
+    const name = nameColour(readingPoint(r)).name;
+    const t = by.get(name);
+    by.set(name, t ? joined(t, r) : r);
   }
   const n = analyses.length;
-  return [...by.values()]
-    .map((t) => {
-      const oklab = { l: t.l / t.score, a: t.a / t.score, b: t.b / t.score };
-      const r = (v: number) => Math.round(v * 10000) / 10000;
+  const round = (v: number) => Math.round(v * 10000) / 10000;
+  return [...by.entries()]
+    .map(([name, t]) => {
+      const oklab = readingPoint(t);
       return {
-        name: t.name,
-        score: t.score,
-        images: t.images,
+        name,
+        score: t.share,
+        images: t.images.size,
         colour: {
-          name: t.name,
+          name,
           hex: oklabToHex(oklab),
-          oklab: { l: r(oklab.l), a: r(oklab.a), b: r(oklab.b) },
-          share: Math.round((t.score / n) * 1000) / 1000,
+          oklab: { l: round(oklab.l), a: round(oklab.a), b: round(oklab.b) },
+          share: Math.round((t.share / n) * 1000) / 1000,
         },
       };
     })
