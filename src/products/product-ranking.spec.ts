@@ -17,7 +17,10 @@ import {
 } from './product-ranking';
 import { colourWalks, gendersFor } from './search-plan';
 import { NO_AVOIDS, parseAvoids, parseShopperQuery } from './search-query';
+import { colourByName } from '../taste/colour-vocabulary';
 
+/** A vocabulary swatch's OKLab point, as the catalogue places its vendor names. */
+const swatch = (name: string) => colourByName(name)!.oklab;
 const CAMEL = { l: 0.68, a: 0.03, b: 0.08 };
 const CREAM = { l: 0.95, a: 0.0, b: 0.04 };
 const NAVY = { l: 0.3, a: -0.01, b: -0.1 };
@@ -170,6 +173,39 @@ describe('scoreCandidates', () => {
     const score = new Map(ranked.map((r) => [r.candidate.id, r.score]));
     expect(score.get('raw-linen')).toBe(score.get('ecru'));
     expect(score.get('raw-linen')).toBeGreaterThan(score.get('biscuit-cream') ?? 1);
+  });
+
+  it('credits the nearest name the candidates hold when none is named like the palette colour: an ecru core read as beige keeps ecru above oatmeal solids (ADR 0061)', () => {
+    // eval:search seed 24's ecru core: its three photographs joined read beige, between the catalogue's
+    // ecru and oatmeal swatches, nearer ecru; no product is called beige.
+    const profile: RankingProfile = {
+      ...PROFILE,
+      styleAttributes: [],
+      tags: [],
+      patterns: ['solid'],
+      palette: [{ name: 'beige', oklab: { l: 0.8454, a: 0.0004, b: 0.0541 }, share: 0.93 }],
+    };
+    const ranked = scoreCandidates(
+      [
+        candidate('oatmeal-solid', { colourLab: swatch('oatmeal'), colour: 'Porridge', pattern: 'Solid' }),
+        candidate('ecru', { colourLab: swatch('ecru'), colour: 'Natural' }),
+      ],
+      profile,
+      null,
+    );
+    expect(ranked.map((r) => r.candidate.id)).toEqual(['ecru', 'oatmeal-solid']);
+    expect(ranked[1].matchReasons).toEqual(['pattern: solid']);
+    // A candidate named like the palette colour takes the credit alone: no fallback then.
+    const withBeige = scoreCandidates(
+      [
+        candidate('beige', { colourLab: swatch('beige'), colour: 'Beige' }),
+        candidate('ecru', { colourLab: swatch('ecru'), colour: 'Natural' }),
+      ],
+      profile,
+      null,
+    );
+    const score = new Map(withBeige.map((r) => [r.candidate.id, r.score]));
+    expect((score.get('beige') ?? 0) - (score.get('ecru') ?? 0)).toBeGreaterThan(0.15);
   });
 
   it('does not let an accent of the palette outrank its dominant colour: a 1.5% royal blue in an ecru core (ADR 0051)', () => {

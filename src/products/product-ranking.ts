@@ -4,7 +4,7 @@
  */
 import { stemmer } from 'stemmer';
 import { byCodeUnits } from '../common/code-unit-order';
-import { vocabularyColourNames } from '../taste/colour-names';
+import { resolveColourValue, vocabularyColourNames } from '../taste/colour-names';
 import { colourDistance } from '../taste/colour-vocabulary';
 import { primaryColourName } from './catalogue-feed';
 import {
@@ -356,21 +356,34 @@ function cachedProductWords(c: RankingCandidate): ProductWordSets {
 
 /** Distinct colour values whose words are remembered across searches (cleared whole when full). */
 const COLOUR_WORDS_CACHE = 20_000;
-const colourWordsCache = new Map<string, ReadonlySet<string>>();
+
+/** A colour value's words for the name credit, and the vocabulary colour its dominant colour is. */
+interface ColourWords {
+  words: ReadonlySet<string>;
+  /** The dominant colour's vocabulary name and swatch, when the vocabulary names it (not the dataset). */
+  named: { name: string; oklab: Oklab } | null;
+}
+
+const colourWordsCache = new Map<string, ColourWords>();
 
 /**
  * The words of a product's colour value and of the vocabulary names it resolves to (`Rose Quartz` also
- * gives `blush`), remembered across searches: a pure function of the text, and the resolution through
- * the colour-name dataset was a tenth of a search's ranking when it ran once per search and value.
+ * gives `blush`), and its dominant colour's vocabulary name, remembered across searches: a pure function
+ * of the text, and the resolution through the colour-name dataset was a tenth of a search's ranking when
+ * it ran once per search and value.
  */
-function cachedColourWords(colourText: string): ReadonlySet<string> {
-  let words = colourWordsCache.get(colourText);
-  if (!words) {
+function cachedColourWords(colourText: string): ColourWords {
+  let entry = colourWordsCache.get(colourText);
+  if (!entry) {
     if (colourWordsCache.size >= COLOUR_WORDS_CACHE) colourWordsCache.clear();
-    words = new Set([colourText, ...vocabularyColourNames(colourText)].flatMap(tokenize));
-    colourWordsCache.set(colourText, words);
+    const dominant = resolveColourValue(colourText)[0];
+    entry = {
+      words: new Set([colourText, ...vocabularyColourNames(colourText)].flatMap(tokenize)),
+      named: dominant?.source === 'vocabulary' ? { name: dominant.name, oklab: dominant.oklab } : null,
+    };
+    colourWordsCache.set(colourText, entry);
   }
-  return words;
+  return entry;
 }
 
 /** `fn` remembered for one search, per distinct key (candidates share a few colours and materials). */
@@ -507,16 +520,48 @@ interface ScoringContext {
 }
 
 /**
+ * The name credit's words for each palette colour: its own name's, and for a colour whose name no
+ * candidate's colour carries, also the vocabulary name, of those the candidates' colours are, whose
+ * swatch is nearest it (ADR 0061). The three photographs of an ecru core read beige, between the
+ * catalogue's ecru and oatmeal swatches and nearer ecru; no product is called beige, so without this the
+ * credit went to nobody, and one attribute match put oatmeal solids above ecru products that had none.
+ */
+function withNearestHeldNames(
+  own: Set<string>[],
+  targets: readonly PaletteColour[],
+  candidates: readonly RankingCandidate[],
+): Set<string>[] {
+  const values = [...new Set(candidates.map((c) => c.colour).filter((c): c is string => !!c))].map(
+    cachedColourWords,
+  );
+  return own.map((words, i) => {
+    if (values.some((v) => [...words].some((w) => v.words.has(w)))) return words;
+    let nearest: string | null = null;
+    let best = Number.POSITIVE_INFINITY;
+    for (const { named } of values) {
+      if (!named) continue;
+      const d = oklabDistance(named.oklab, targets[i].oklab);
+      if (d < best) [best, nearest] = [d, named.name];
+    }
+    return nearest ? new Set([...words, ...tokenize(nearest)]) : words;
+  });
+}
+
+/**
  * The per-search part of scoreCandidates: the colour targets (a query's colours replace the palette),
  * the distinct attributes, each tokenized once (bounded, so the pass does not grow with a long profile),
  * and what depends only on a candidate's colour or material text, once per distinct value.
  */
-function scoringContext(profile: RankingProfile, query: ShopperQuery | null): ScoringContext {
+function scoringContext(
+  profile: RankingProfile,
+  query: ShopperQuery | null,
+  candidates: readonly RankingCandidate[],
+): ScoringContext {
   const withQuery = query !== null && query.text !== '';
-  const targets: PaletteColour[] =
-    withQuery && query.colours.length > 0
-      ? query.colours.map((c) => ({ name: c.name, oklab: c.oklab, share: 1 }))
-      : profile.palette;
+  const colourAsked = withQuery && query.colours.length > 0;
+  const targets: PaletteColour[] = colourAsked
+    ? query.colours.map((c) => ({ name: c.name, oklab: c.oklab, share: 1 }))
+    : profile.palette;
   const attributes = distinctAttributes([
     ...profile.styleAttributes.map((value) => ({ kind: 'style', value })),
     ...profile.patterns.map((value) => ({ kind: 'pattern', value })),
@@ -526,15 +571,13 @@ function scoringContext(profile: RankingProfile, query: ShopperQuery | null): Sc
   const maxShare = Math.max(1e-9, ...targets.map((t) => t.share));
   const targetWeights = targets.map((t) => shareWeight(t.share, maxShare));
   // A shared shade word is no shared name: `Dark Grey` is not named like `dark green`.
-  const targetNames = targets.map((t, i) => ({
-    words: new Set(tokenize(t.name).filter((w) => !COLOUR_MODIFIERS.has(w))),
-    weight: targetWeights[i],
-  }));
+  const ownNames = targets.map((t) => new Set(tokenize(t.name).filter((w) => !COLOUR_MODIFIERS.has(w))));
+  const names = colourAsked ? ownNames : withNearestHeldNames(ownNames, targets, candidates);
+  const targetNames = names.map((words, i) => ({ words, weight: targetWeights[i] }));
   const terms = withQuery ? query.terms : [];
   const termWeights = terms.map((t) =>
     t === query?.head ? QUERY_PART_WEIGHTS.head : QUERY_PART_WEIGHTS.word,
   );
-  const colourAsked = withQuery && query.colours.length > 0;
   return {
     withQuery,
     query: withQuery ? query : null,
@@ -548,7 +591,7 @@ function scoringContext(profile: RankingProfile, query: ShopperQuery | null): Sc
     termWeights,
     queryParts: termWeights.reduce((sum, w) => sum + w, 0) + (colourAsked ? QUERY_PART_WEIGHTS.colour : 0),
     namedOf: memo((colourText) => {
-      const own = cachedColourWords(colourText);
+      const own = cachedColourWords(colourText).words;
       return Math.max(
         0,
         ...targetNames.filter((t) => [...t.words].some((w) => own.has(w))).map((t) => t.weight),
@@ -670,7 +713,7 @@ const NO_PROFILE: RankingProfile = {
  * products do (`candidateReads`, ADR 0058): a walk near `pink` holds lilac blouses too.
  */
 export function fullQueryMatcher(query: ShopperQuery): (c: RankingCandidate) => boolean {
-  const ctx = scoringContext(NO_PROFILE, query);
+  const ctx = scoringContext(NO_PROFILE, query, []);
   return (c) => {
     const q = queryMatch(c, cachedProductWords(c), colourMatch(c, ctx).matched, ctx);
     return q.match && q.matched === ctx.queryParts;
@@ -822,7 +865,7 @@ export function scoreCandidates<C extends RankingCandidate>(
   profile: RankingProfile,
   query: ShopperQuery | null,
 ): RankedProduct<C>[] {
-  const ctx = scoringContext(profile, query);
+  const ctx = scoringContext(profile, query, candidates);
   const ranked = candidates.map((candidate) => scoreCandidate(candidate, ctx));
   return ranked.sort((x, y) => y.score - x.score || byCodeUnits(x.candidate.id, y.candidate.id));
 }
