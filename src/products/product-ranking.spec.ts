@@ -208,6 +208,29 @@ describe('scoreCandidates', () => {
     expect((score.get('beige') ?? 0) - (score.get('ecru') ?? 0)).toBeGreaterThan(0.15);
   });
 
+  it('credits no held name to a palette colour far from every candidate: a cognac accent does not lift camel', () => {
+    const profile: RankingProfile = {
+      ...PROFILE,
+      styleAttributes: [],
+      tags: [],
+      patterns: [],
+      palette: [
+        { name: 'navy', oklab: swatch('navy'), share: 0.9 },
+        { name: 'cognac', oklab: swatch('cognac'), share: 0.9 },
+      ],
+    };
+    const ranked = scoreCandidates(
+      [
+        candidate('camel', { colourLab: swatch('camel'), colour: 'Camel' }),
+        candidate('plain', { colourLab: swatch('camel'), colour: 'Sand Dune' }),
+      ],
+      profile,
+      null,
+    );
+    const score = new Map(ranked.map((r) => [r.candidate.id, r.score]));
+    expect(score.get('camel')).toBe(score.get('plain'));
+  });
+
   it('does not let an accent of the palette outrank its dominant colour: a 1.5% royal blue in an ecru core (ADR 0051)', () => {
     const ecru = { l: 0.862, a: 0.0, b: 0.046 };
     const royal = { l: 0.422, a: -0.018, b: -0.158 };

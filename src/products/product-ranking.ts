@@ -522,10 +522,14 @@ interface ScoringContext {
 /**
  * The name credit's words for each palette colour: its own name's, and for a colour whose name no
  * candidate's colour carries, also the vocabulary name, of those the candidates' colours are, whose
- * swatch is nearest it (ADR 0061). The three photographs of an ecru core read beige, between the
+ * swatch is nearest it, when the colour would be named a match of that swatch (closeness of at least
+ * COLOUR_REASON_CLOSENESS; a far accent credits nobody) (ADR 0061). The three photographs of an ecru core read beige, between the
  * catalogue's ecru and oatmeal swatches and nearer ecru; no product is called beige, so without this the
  * credit went to nobody, and one attribute match put oatmeal solids above ecru products that had none.
  */
+/** The distance within which a palette colour is named a match of a swatch (COLOUR_REASON_CLOSENESS). */
+const HELD_NAME_DISTANCE = COLOUR_SIGMA * Math.sqrt(-2 * Math.log(COLOUR_REASON_CLOSENESS));
+
 function withNearestHeldNames(
   own: Set<string>[],
   targets: readonly PaletteColour[],
@@ -537,7 +541,7 @@ function withNearestHeldNames(
   return own.map((words, i) => {
     if (values.some((v) => [...words].some((w) => v.words.has(w)))) return words;
     let nearest: string | null = null;
-    let best = Number.POSITIVE_INFINITY;
+    let best = HELD_NAME_DISTANCE;
     for (const { named } of values) {
       if (!named) continue;
       const d = oklabDistance(named.oklab, targets[i].oklab);

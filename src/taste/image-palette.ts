@@ -266,8 +266,9 @@ function enclosedSubject(
     part.full += weights[i];
   }
   if (inside.m.length === 0 || framedPart.m.length === 0) return null;
-  const mean = (p: Part) => p.full / p.m.length;
-  return mean(inside) >= T.enclosedSubjectRatio * mean(framedPart) ? { framed: framedPart, inside } : null;
+  return meanWeight(inside) >= T.enclosedSubjectRatio * meanWeight(framedPart)
+    ? { framed: framedPart, inside }
+    : null;
 }
 
 /**
