@@ -11,6 +11,7 @@ export default tseslint.config(
       'node_modules/**',
       'sdk/schema.d.ts',
       'coverage/**',
+      'var/**',
       '**/*.js',
       '**/*.mjs',
     ],
