@@ -24,8 +24,9 @@
  * photograph-like images above named right (`--per-family` each), and the same for the images
  * `npm run eval:search` builds its single-family cores from (three a family, as drawn, 480 x 640),
  * also with their white-balance cast removed (the same scenes; docs/decisions/0052), and the median
- * lightness error of those images' top colour per family. `--lit-percentile 0.95` runs it all with
- * the engine's lit-part percentile changed, as a what-if (docs/decisions/0052).
+ * lightness error of those images' top colour per family. `--lit-percentile 0.9` runs it all with
+ * the engine's lit-part percentile of evenly lit scenes changed, as a what-if (docs/decisions/0052;
+ * a scene under a strong side light keeps `sideLitPercentile`, docs/decisions/0062).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -263,7 +264,9 @@ async function main(): Promise<void> {
     if (!(p > 0 && p <= 1)) throw new Error('--lit-percentile takes a share in (0, 1]');
     const own = ANALYSIS.palette.litPercentile;
     (ANALYSIS.palette as { litPercentile: number }).litPercentile = p;
-    console.log(`what-if: a cluster's colour taken at lightness percentile ${p} (the engine's: ${own})`);
+    console.log(
+      `what-if: a cluster's colour taken at lightness percentile ${p} in an even light (the engine's: ${own})`,
+    );
   }
   if (seeds.length > 0) return seedsSummary(seeds);
   await photoEvaluation();

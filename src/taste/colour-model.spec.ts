@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { FAMILY_KEYS } from '../../bench/colour-families';
-import { corePhoto } from '../../bench/photo-images';
+import { corePhoto, evalPhoto } from '../../bench/photo-images';
 import { garmentPng } from '../../test/support/garments';
 import { colourFeatures } from '../products/product-colour';
 import {
@@ -17,9 +17,11 @@ import {
   highlightCast,
   highlights,
   isDim,
+  sideLight,
   whiteBalance,
   type WorkingImage,
 } from './image-decode';
+import { litPercentileOf } from './image-palette';
 import { ANALYSIS } from './image-thresholds';
 import { subjectWeights } from './image-subject';
 import { absences, article, captionFor, writeProfile } from './profile-writer';
@@ -274,6 +276,52 @@ describe('colour model: light', () => {
     const img = await decodeWorkingImage(studio, 0);
     expect(isDim(img)).toBe(true);
     expect((await analyseImage(studio, 0)).palette[0].name).not.toBe('white');
+  });
+
+  it('tells a strong light from one side by the wall, not a soft one or an even one (ADR 0062)', async () => {
+    // a white garment on a light grey wall whose lightness runs across the picture by `side`, as a
+    // window's light does (sRGB x 1 +- side)
+    const lit = async (side: number) =>
+      decodeWorkingImage(
+        await tintedScene([1, 1, 1], {
+          wall: (x) => {
+            const k = 1 + side * ((2 * x) / 119 - 1);
+            return [200 * k, 200 * k, 198 * k];
+          },
+        }),
+        0,
+      );
+    const t = ANALYSIS.light;
+    for (const side of [0, 0.12]) {
+      const img = await lit(side);
+      expect(sideLight(img)).toBeLessThan(t.sideLightAbove);
+      expect(litPercentileOf(img)).toBe(ANALYSIS.palette.litPercentile);
+    }
+    const window = await lit(0.3);
+    expect(sideLight(window)).toBeGreaterThan(t.sideLightAbove);
+    expect(litPercentileOf(window)).toBe(ANALYSIS.palette.sideLitPercentile);
+    expect(ANALYSIS.palette.sideLitPercentile).toBeLessThan(ANALYSIS.palette.litPercentile);
+  });
+
+  // Two of eval:search's core photographs (seeds 37 and 16) of an oatmeal garment in an even light, one
+  // without a cast and one under a slight cool one: read at the 90th lightness percentile, its lit part
+  // sat just under the drawn lightness and named stone (ADR 0062).
+  it.each([
+    ['worn, before an off-white wall, no cast', 37, 2],
+    ['worn, before a striped wall, a cool cast', 16, 0],
+  ])('reads an evenly lit oatmeal garment %s at its lit part: oatmeal', async (_, seed, k) => {
+    const p = await corePhoto(seed, FAMILY_KEYS.indexOf('oatmeal'), 'oatmeal', k);
+    const top = (await analyseImage(p.jpeg, 0)).palette[0];
+    expect(top.name).toBe('oatmeal');
+    expect(Math.abs(top.oklab.l - oklabOf(p.truth.shade).l)).toBeLessThan(0.01);
+  });
+
+  it('reads a garment under a strong side light lower in its lightness: a stone garment stays stone', async () => {
+    // eval:taste's side-lit photograph 1 of stone, seed 5: at the even light's percentile its window-lit
+    // side named it oatmeal
+    const p = await evalPhoto(5, FAMILY_KEYS.indexOf('stone'), 'stone', 1, 'side-lit');
+    expect(sideLight(await decodeWorkingImage(p.jpeg, 0))).toBeGreaterThan(ANALYSIS.light.sideLightAbove);
+    expect((await analyseImage(p.jpeg, 0)).palette[0].name).toBe('stone');
   });
 
   it('removes shading before naming: a blush garment lit from one side is still blush', async () => {

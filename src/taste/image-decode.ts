@@ -194,6 +194,27 @@ export function isDim(img: WorkingImage): boolean {
   return high + t.highlightCastWeight * highlightCast(img, order) < t.dimBelow;
 }
 
+/**
+ * The strength of a light from one side, as the wall shows it: |log| of the ratio of the median
+ * lightness of the picture's top-left and top-right corners (`light.sideCorner*`; 0 when a corner is
+ * transparent or black). A window light brightens the wall on its side and leaves the far side dim;
+ * a room's even light, or a soft side light, keeps the two corners close (ADR 0062).
+ */
+export function sideLight(img: WorkingImage): number {
+  const t = ANALYSIS.light;
+  const band = Math.max(1, Math.round(img.width * t.sideCornerWidth));
+  const y0 = Math.floor(img.height * t.sideCornerTop);
+  const y1 = Math.max(y0 + 1, Math.round(img.height * t.sideCornerBottom));
+  const corner = (x0: number): number => {
+    const indices: number[] = [];
+    for (let y = y0; y < y1; y += 1) for (let x = x0; x < x0 + band; x += 1) indices.push(y * img.width + x);
+    return medianLightness(img, indices);
+  };
+  const left = corner(0);
+  const right = corner(img.width - band);
+  return left > 0 && right > 0 ? Math.abs(Math.log(left / right)) : 0;
+}
+
 /** Median lightness of the opaque pixels at `indices` (0 when none). */
 export function medianLightness(img: WorkingImage, indices: readonly number[]): number {
   const ls = indices.filter((i) => img.alpha[i] >= ANALYSIS.opaqueAlpha).map((i) => img.lab[i * 3]);

@@ -1,6 +1,6 @@
 import { seededRandom } from '../common/seeded-random';
 import { nameColour, Oklab, oklabToHex } from './colour-vocabulary';
-import type { WorkingImage } from './image-decode';
+import { sideLight, type WorkingImage } from './image-decode';
 import type { SubjectWeights } from './image-subject';
 import { ANALYSIS } from './image-thresholds';
 import type { PaletteColour } from './taste.types';
@@ -125,10 +125,10 @@ function weightedPercentile(items: { v: number; w: number }[], p: number): numbe
 
 /**
  * A cluster's colour with shading removed: its chromaticity (subject-weighted mean of a/L, b/L) at the
- * lightness of its lit part (the `litPercentile` of its pixels' lightness), so a cloth's shaded side
- * and folds do not darken or grey its colour.
+ * lightness of its lit part (the `percentile` of its pixels' lightness, `litPercentileOf`), so a
+ * cloth's shaded side and folds do not darken or grey its colour.
  */
-function litColour(lab: Float32Array, members: number[], weights: Float32Array): Oklab {
+function litColour(lab: Float32Array, members: number[], weights: Float32Array, percentile: number): Oklab {
   let sw = 0;
   let ca = 0;
   let cb = 0;
@@ -141,10 +141,18 @@ function litColour(lab: Float32Array, members: number[], weights: Float32Array):
   }
   const l = weightedPercentile(
     members.map((i) => ({ v: lab[i * 3], w: Math.max(weights[i], 1e-3) })),
-    T.litPercentile,
+    percentile,
   );
   const scale = Math.max(l, T.minChromaticityL);
   return { l, a: (ca / sw) * scale, b: (cb / sw) * scale };
+}
+
+/**
+ * Where a scene's clusters are read: `litPercentile` in an even light, the lower `sideLitPercentile`
+ * under a strong light from one side (`sideLight`), whose lit side is brighter than the cloth (ADR 0062).
+ */
+export function litPercentileOf(img: WorkingImage): number {
+  return sideLight(img) > ANALYSIS.light.sideLightAbove ? T.sideLitPercentile : T.litPercentile;
 }
 
 /** Median lightness and mean chromaticity (a/L, b/L) of a cluster's pixels. */
@@ -322,8 +330,12 @@ export function subjectClusters(
   const mask = new Uint8Array(assign.length);
   for (const g of joined)
     if (!g.backdrop) for (const i of g.m) mask[i] = subject.weights[i] >= T.surfaceMinWeight ? 1 : 0;
+  const percentile = litPercentileOf(img);
   return {
-    clusters: joined.map((g) => ({ colour: litColour(img.lab, g.m, subject.weights), share: g.w / sum })),
+    clusters: joined.map((g) => ({
+      colour: litColour(img.lab, g.m, subject.weights, percentile),
+      share: g.w / sum,
+    })),
     mask,
   };
 }

@@ -49,6 +49,15 @@ export const ANALYSIS = {
      * `backgroundMaxWeight`, so a pale garment is never its own reference), with a wider neutral
      * chroma and a narrower deadband. */
     dim: { backgroundMaxWeight: 0.3, neutralChroma: 0.03, deadband: 0.03 },
+    /** A strong light from one side shows on the wall: the median lightness of the picture's two top
+     * corners (`sideCornerWidth` of the width, rows `sideCornerTop` to `sideCornerBottom` of the
+     * height, above a person's shoulders and a hanger's bar) differs by more than this log-ratio. An
+     * even room light, or a window's soft 12%, leaves it under 0.24 on tuning seeds 3-4 of
+     * bench/photo-images.ts; a window light of 30% puts it over 0.30 (ADR 0062). */
+    sideLightAbove: 0.27,
+    sideCornerWidth: 0.08,
+    sideCornerTop: 0.03,
+    sideCornerBottom: 0.2,
   },
 
   subject: {
@@ -91,11 +100,14 @@ export const ANALYSIS = {
     /** Every pixel takes part in clustering with at least this weight, so the backdrop forms its own
      * clusters instead of being pulled into the garment's. */
     clusterWeightFloor: 0.2,
-    /** Shading removed: a cluster's colour is taken at this lightness percentile (its lit part). At
-     * 0.9 the pale neutrals read a median 0.005 darker than drawn; 0.95 reads them true but takes a
-     * strong side light's highlight for the cloth (`eval:taste` tuning seeds 3-8, side-lit: 94.4%
-     * named right against 95.2%, stone 17 misses against 12), so it stays 0.9 (ADR 0061). */
-    litPercentile: 0.9,
+    /** Shading removed: a cluster's colour is taken at this lightness percentile (its lit part) in an
+     * evenly lit scene. At 0.9 the pale neutrals read a median 0.005 darker than drawn, and an oatmeal
+     * under a slight cool cast read as stone; 0.95 reads them true (ADR 0062)... */
+    litPercentile: 0.95,
+    /** ...and at this one under a strong light from one side (`light.sideLightAbove`), whose lit side
+     * is brighter than the cloth's own colour: at 0.95 `eval:taste` tuning seeds 3-8 named 94.4% of
+     * side-lit photos right against 95.2% at 0.9 (ADR 0061). */
+    sideLitPercentile: 0.9,
     /** A cluster holding this share of the border ring is backdrop... */
     backdropBorderShare: 0.1,
     /** ...and loses all weight at this share (linear in between). */
