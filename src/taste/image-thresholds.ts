@@ -51,9 +51,10 @@ export const ANALYSIS = {
     dim: { backgroundMaxWeight: 0.3, neutralChroma: 0.03, deadband: 0.03 },
     /** A strong light from one side shows on the wall: the median lightness of the picture's two top
      * corners (`sideCornerWidth` of the width, rows `sideCornerTop` to `sideCornerBottom` of the
-     * height, above a person's shoulders and a hanger's bar) differs by more than this log-ratio. An
-     * even room light, or a window's soft 12%, leaves it under 0.24 on tuning seeds 3-4 of
-     * bench/photo-images.ts; a window light of 30% puts it over 0.30 (ADR 0062). */
+     * height, above a person's shoulders and a hanger's bar) differs by more than this log-ratio. On
+     * tuning seeds 3-4 of bench/photo-images.ts an even light, or a window's soft 12%, leaves it at
+     * 0.05-0.23 (one busy wall 0.36), and a window light of 30% puts it at 0.30-0.49 (three of 72
+     * under 0.12, where a garment or a blob fills a corner) (ADR 0062). */
     sideLightAbove: 0.27,
     sideCornerWidth: 0.08,
     sideCornerTop: 0.03,
