@@ -55,7 +55,8 @@ export class ApiKeysService {
    * Resolves a bearer key to its organization. Malformed keys (shape or checksum) are refused
    * before any database query. A resolved key is kept in memory for API_KEY_CACHE_MS while this
    * process is subscribed to revocations, which every process announces through Redis: a revoked key
-   * is refused on the next request in every process (docs/decisions/0026-lean-request-path.md).
+   * is refused in every process once the announcement reaches it, milliseconds after the revocation
+   * (docs/decisions/0026-lean-request-path.md).
    */
   async authenticate(rawKey: string): Promise<OrgContext> {
     if (rawKey.length !== KEY_LENGTH) throw new AuthException(AuthErrorCode.KeyInvalid, 'Invalid API key.');

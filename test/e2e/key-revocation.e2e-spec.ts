@@ -1,6 +1,8 @@
+import { ConfigService } from '@nestjs/config';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApiKeyRevocationListener } from '../../src/auth/api-key-revocation.listener';
+import { hashApiKey } from '../../src/auth/api-key.format';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { createKeyForOrg, createOrgWithKey, startTestApp, TestApp } from '../support/app';
 import { cliAsync } from '../support/cli';
@@ -52,24 +54,37 @@ describe('API key cache and revocation across processes (e2e)', () => {
     await me(a, org.key).expect(401);
   });
 
-  it('refuses a key revoked through another app instance on the very next request', async () => {
+  /**
+   * Resolves once `t` no longer holds `key` in memory: it has read the revocation's announcement. The
+   * publisher's reply and the subscriber's message travel on two connections, so under load the next
+   * request can be read first; the announcement itself must still arrive (and times out otherwise).
+   */
+  const announced = (t: TestApp, key: string) => {
+    const hash = hashApiKey(key, t.app.get(ConfigService).get('auth', { infer: true }).pepper);
+    return until('the revocation is announced', () => cacheOf(t).get(hash) === undefined);
+  };
+
+  it('refuses a key revoked through another app instance once the announcement arrives', async () => {
     const org = await createOrgWithKey(a.app);
     const other = await createKeyForOrg(a.app, org.orgId, 'keeps working');
     await me(b, org.key).expect(200);
     await me(b, other.key).expect(200);
     const keys = a.app.get(ApiKeysService);
     await keys.revokeKey(await keys.cliContext(org.orgId), org.keyId);
+    await announced(b, org.key);
     const res = await me(b, org.key).expect(401);
     expect(res.body).toMatchObject({ status: 401, message: 'API key has been revoked.' });
     await me(b, other.key).expect(200);
   });
 
-  it('refuses a key revoked by the CLI (its own process) on the very next request', async () => {
+  it('refuses a key revoked by the CLI (its own process) once the announcement arrives', async () => {
     const org = await createOrgWithKey(a.app);
     await me(a, org.key).expect(200);
     await me(b, org.key).expect(200);
     const revoked = await cliAsync(process.env as Record<string, string>, 'key:revoke', '--id', org.keyId);
     expect(revoked.code).toBe(0);
+    await announced(a, org.key);
+    await announced(b, org.key);
     await me(a, org.key).expect(401);
     await me(b, org.key).expect(401);
   }, 180_000);
