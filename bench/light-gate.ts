@@ -1,5 +1,5 @@
 /**
- * `npm run bench:light-gate [-- --seeds 3,4,5,6,7,8 --per-family 6 --probability 0.6]`: fits and checks
+ * `npm run bench:light-gate [-- --seeds 3,4,5,6,7,8 --per-family 6 --probability 0.6 --core-seeds 11-24]`: fits and checks
  * the local analyst's open-shade decision (`isDim`, docs/decisions/0046-open-shade-gate-from-highlights-and-their-cast.md)
  * on tuning seeds of the photograph-like images of `npm run eval:taste`, never on its held-out seed.
  *
@@ -11,10 +11,14 @@
  * chosen probability. Printed per lighting: the share named right by the engine's current rule, by
  * the fitted rule (on all seeds, and leaving each seed out in turn), by the true lighting (the best
  * any rule could do) and by reading every scene as lit.
+ *
+ * `--core-seeds A-B` then reads `npm run eval:search`'s single-family core photographs of those seeds
+ * (three a core, all drawn lit): the share the engine's line reads as dim, and how many of those it
+ * names wrong that a lit reading names right. That is all the decision can cost a search evaluation.
  */
 import { FAMILY_KEYS, familiesNamedBy } from './colour-families';
-import { evalPhoto, type Lighting } from './photo-images';
-import { argNumber, argValue } from './service';
+import { corePhoto, evalPhoto, type Lighting, type PhotoJpeg } from './photo-images';
+import { argNumber, argValue, seedList } from './service';
 import {
   byLightness,
   decodeWorkingImage,
@@ -53,13 +57,20 @@ function named(img: WorkingImage, family: string, light: LightReading): number {
   return top && familiesNamedBy(top.name, top.hex).families.includes(family) ? 1 : 0;
 }
 
-async function collect(seeds: number[], perFamily: number): Promise<Sample[]> {
+type Draw = (seed: number, fi: number, family: string, k: number, light: Lighting) => Promise<PhotoJpeg>;
+
+async function collect(
+  seeds: number[],
+  perFamily: number,
+  lights: Lighting[] = LIGHTS,
+  draw: Draw = evalPhoto,
+): Promise<Sample[]> {
   const out: Sample[] = [];
   for (const seed of seeds)
-    for (const light of LIGHTS)
+    for (const light of lights)
       for (const [fi, family] of FAMILY_KEYS.entries())
         for (let k = 0; k < perFamily; k += 1) {
-          const p = await evalPhoto(seed, fi, family, k, light);
+          const p = await draw(seed, fi, family, k, light);
           const img = await decodeWorkingImage(p.jpeg, 0);
           if (!isScene(img, subjectWeights(img))) continue;
           // the cues first: each reading corrects its working copy in place
@@ -100,12 +111,14 @@ function fit(samples: Sample[], probability: number): Rule {
   return { k: w1 / w0, t: (logit - bias) / w0 };
 }
 
-function shares(samples: Sample[], dim: (s: Sample) => boolean): string {
-  return LIGHTS.map((light) => {
-    const of = samples.filter((s) => s.light === light);
-    const right = of.filter((s) => (dim(s) ? s.dim : s.lit)).length;
-    return `${light} ${((100 * right) / of.length).toFixed(1)}%`;
-  }).join(', ');
+function shares(samples: Sample[], dim: (s: Sample) => boolean, lights = LIGHTS): string {
+  return lights
+    .map((light) => {
+      const of = samples.filter((s) => s.light === light);
+      const right = of.filter((s) => (dim(s) ? s.dim : s.lit)).length;
+      return `${light} ${((100 * right) / of.length).toFixed(1)}%`;
+    })
+    .join(', ');
 }
 
 async function main(): Promise<void> {
@@ -138,6 +151,30 @@ async function main(): Promise<void> {
   console.log(`named right, fitted leaving out:   ${shares(samples, (s) => loso.get(s) ?? false)}`);
   console.log(`named right, true lighting:        ${shares(samples, (s) => s.light === 'shade')}`);
   console.log(`named right, every scene as lit:   ${shares(samples, () => false)}`);
+  const coreSeeds = seedList(argValue('--core-seeds'), '--core-seeds');
+  if (coreSeeds.length > 0) printCorePhotos(await collect(coreSeeds, 3, ['as-drawn'], corePhotoOf), current);
+}
+
+/** eval:search's single-family core photographs (three a core, as drawn): every scene is lit. */
+const corePhotoOf: Draw = (seed, fi, family, k) => corePhoto(seed, fi, family, k);
+
+/**
+ * What the open-shade decision costs `eval:search`, whose photographs are all lit: the share of its
+ * core images the engine's line reads as dim, and the share named right by that line against
+ * reading them as lit (which is the truth here).
+ */
+function printCorePhotos(samples: Sample[], rule: Rule): void {
+  const dim = samples.filter((s) => dimByRule(s, rule));
+  const lost = dim.filter((s) => s.lit === 1 && s.dim === 0).length;
+  const pct = (n: number) => `${((100 * n) / samples.length).toFixed(1)}%`;
+  console.log(
+    `eval:search core photos (${samples.length} lit scenes, seeds ${argValue('--core-seeds')}): ` +
+      `read as dim ${dim.length} (${pct(dim.length)}), named wrong because of it ${lost} (${pct(lost)})`,
+  );
+  console.log(
+    `  named right, engine's rule:      ${shares(samples, (s) => dimByRule(s, rule), ['as-drawn'])}`,
+  );
+  console.log(`  named right, every scene as lit: ${shares(samples, () => false, ['as-drawn'])}`);
 }
 
 main().then(
