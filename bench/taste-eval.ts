@@ -27,10 +27,15 @@
  * lightness error of those images' top colour per family. `--lit-percentile 0.9` runs it all with
  * the engine's lit-part percentile of evenly lit scenes changed, as a what-if (docs/decisions/0052;
  * a scene under a strong side light keeps `sideLitPercentile`, docs/decisions/0062).
+ *
+ * Every photograph-like image is first stored as the service stores an upload (`asStored`), since that
+ * is what the service analyses; `--uploaded-bytes` analyses the drawn JPEG itself (the figures before
+ * 2026-11-29, docs/decisions/0063).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { verifyAndNormalizeImage } from '../src/storage/image-verifier';
 import { colourByName, colourFamily, oklabOf } from '../src/taste/colour-vocabulary';
 import { analyseImage } from '../src/taste/image-analysis';
 import { decodeWorkingImage, isDim, whiteBalance } from '../src/taste/image-decode';
@@ -42,13 +47,24 @@ import { corePhoto, evalPhoto, type Lighting } from './photo-images';
 import { argNumber, argValue, seedList } from './service';
 
 /**
+ * The bytes the engine reads for an upload: the service analyses the image it stores (resized if over
+ * 1600 px and re-encoded, a JPEG at quality 85: src/storage/image-verifier.ts), not the uploaded bytes,
+ * and a re-encode can move a pale colour across a family boundary (docs/decisions/0063).
+ * `--uploaded-bytes` analyses the uploaded bytes instead, for comparison.
+ */
+const UPLOADED_BYTES = process.argv.includes('--uploaded-bytes');
+async function asStored(jpeg: Buffer): Promise<Buffer> {
+  return UPLOADED_BYTES ? jpeg : (await verifyAndNormalizeImage(jpeg)).data;
+}
+
+/**
  * The engine's top palette colour of an image and the families it names (bench/colour-families.ts
  * judges), with its lightness.
  */
 async function dominantNamed(
   jpeg: Buffer,
 ): Promise<{ name?: string; l?: number; families: string[]; byHex: boolean }> {
-  const top = (await analyseImage(jpeg, 0)).palette[0];
+  const top = (await analyseImage(await asStored(jpeg), 0)).palette[0];
   return top
     ? { name: top.name, l: top.oklab.l, ...familiesNamedBy(top.name, top.hex) }
     : { families: [], byHex: false };
@@ -160,7 +176,7 @@ async function namesFamily(jpeg: Buffer, family: string): Promise<boolean> {
  * dim scene (balanced from its background instead) or when too few pixels are near neutral.
  */
 async function castRead(jpeg: Buffer): Promise<number | null> {
-  const img = await decodeWorkingImage(jpeg, 0);
+  const img = await decodeWorkingImage(await asStored(jpeg), 0);
   if (isDim(img)) return null;
   const [r, , b] = whiteBalance(img, { neutralChroma: ANALYSIS.light.neutralChroma, deadband: 0 });
   return r === 1 && b === 1 ? null : Math.log(b / r);
