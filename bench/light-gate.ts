@@ -152,10 +152,14 @@ async function main(): Promise<void> {
   console.log(`named right, true lighting:        ${shares(samples, (s) => s.light === 'shade')}`);
   console.log(`named right, every scene as lit:   ${shares(samples, () => false)}`);
   const coreSeeds = seedList(argValue('--core-seeds'), '--core-seeds');
-  if (coreSeeds.length > 0) printCorePhotos(await collect(coreSeeds, 3, ['as-drawn'], corePhotoOf), current);
+  if (coreSeeds.length > 0)
+    printCorePhotos(await collect(coreSeeds, 3, ['as-drawn'], corePhotoOf), coreSeeds, current);
 }
 
-/** eval:search's single-family core photographs (three a core, as drawn): every scene is lit. */
+/**
+ * eval:search's single-family core photographs (three a core, as drawn): every scene is lit. The
+ * lighting is dropped, since `corePhoto`'s fifth argument is a white-balance cast.
+ */
 const corePhotoOf: Draw = (seed, fi, family, k) => corePhoto(seed, fi, family, k);
 
 /**
@@ -163,12 +167,12 @@ const corePhotoOf: Draw = (seed, fi, family, k) => corePhoto(seed, fi, family, k
  * core images the engine's line reads as dim, and the share named right by that line against
  * reading them as lit (which is the truth here).
  */
-function printCorePhotos(samples: Sample[], rule: Rule): void {
+function printCorePhotos(samples: Sample[], seeds: number[], rule: Rule): void {
   const dim = samples.filter((s) => dimByRule(s, rule));
   const lost = dim.filter((s) => s.lit === 1 && s.dim === 0).length;
   const pct = (n: number) => `${((100 * n) / samples.length).toFixed(1)}%`;
   console.log(
-    `eval:search core photos (${samples.length} lit scenes, seeds ${argValue('--core-seeds')}): ` +
+    `eval:search core photos (${samples.length} lit scenes, seeds ${seeds.join(', ')}): ` +
       `read as dim ${dim.length} (${pct(dim.length)}), named wrong because of it ${lost} (${pct(lost)})`,
   );
   console.log(
