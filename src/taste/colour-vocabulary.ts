@@ -37,7 +37,9 @@ const SWATCHES: readonly Swatch[] = [
   ['ecru', '#ddd1b0', 'neutral', ['natural', 'unbleached', 'raw linen', 'linen', 'parchment', 'undyed']],
   ['beige', '#d9c7a7', 'neutral', ['nude', 'sand']],
   ['oatmeal', '#cbbda3', 'neutral', ['oat', 'oats', 'biscuit', 'porridge']],
-  ['stone', '#b9ae9c', 'neutral', ['putty', 'greige', 'pebble', 'cement', 'sandstone']],
+  // stone at the lightness the color-name-list dataset gives stone and its synonyms (median OKLab L
+  // 0.729: Stone 0.721, Greige 0.736, Cement 0.712), with the hand-picked swatch's hue (ADR 0064)
+  ['stone', '#b1a695', 'neutral', ['putty', 'greige', 'pebble', 'cement', 'sandstone']],
   ['taupe', '#8b7d6f', 'neutral', ['mushroom', 'mink', 'truffle', 'mole']],
   ['light grey', '#c8c8c8', 'neutral', ['light gray', 'pale grey', 'pale gray', 'dove grey', 'dove']],
   ['heather grey', '#a0a0a0', 'neutral', ['heather gray', 'grey marl', 'grey melange', 'ash', 'ash grey']],
