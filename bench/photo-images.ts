@@ -13,6 +13,7 @@
  */
 import sharp from 'sharp';
 import { seededRandom } from '../src/common/seeded-random';
+import { verifyAndNormalizeImage } from '../src/storage/image-verifier';
 import { COLOUR_FAMILIES, family as familyOf } from './colour-families';
 
 export type Subject = 'person' | 'hanger';
@@ -420,4 +421,13 @@ export function evalPhoto(
   light: Lighting,
 ): Promise<PhotoJpeg> {
   return photoJpeg({ family, seed: seed * 100_000 + 50_000 + fi * 10 + k, width: 480, height: 640, light });
+}
+
+/**
+ * The bytes the service analyses for an upload: the copy it stores (resized if over 1600 px and
+ * re-encoded, a JPEG at quality 85: src/storage/image-verifier.ts), not the uploaded bytes. A re-encode
+ * can move a pale colour across a family boundary (docs/decisions/0063).
+ */
+export async function asStored(upload: Buffer): Promise<Buffer> {
+  return (await verifyAndNormalizeImage(upload)).data;
 }

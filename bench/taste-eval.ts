@@ -35,7 +35,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { verifyAndNormalizeImage } from '../src/storage/image-verifier';
 import { colourByName, colourFamily, oklabOf } from '../src/taste/colour-vocabulary';
 import { analyseImage } from '../src/taste/image-analysis';
 import { decodeWorkingImage, isDim, whiteBalance } from '../src/taste/image-decode';
@@ -43,19 +42,15 @@ import { ANALYSIS } from '../src/taste/image-thresholds';
 import { TasteService } from '../src/taste/taste.service';
 import { GarmentPattern, garmentPng, GarmentSpec } from '../test/support/garments';
 import { FAMILY_KEYS, familiesNamedBy } from './colour-families';
-import { corePhoto, evalPhoto, type Lighting } from './photo-images';
+import { asStored, corePhoto, evalPhoto, type Lighting } from './photo-images';
 import { argNumber, argValue, seedList } from './service';
 
 /**
- * The bytes the engine reads for an upload: the service analyses the image it stores (resized if over
- * 1600 px and re-encoded, a JPEG at quality 85: src/storage/image-verifier.ts), not the uploaded bytes,
- * and a re-encode can move a pale colour across a family boundary (docs/decisions/0063).
+ * The bytes the engine reads for an upload (`asStored`: the copy the service stores);
  * `--uploaded-bytes` analyses the uploaded bytes instead, for comparison.
  */
 const UPLOADED_BYTES = process.argv.includes('--uploaded-bytes');
-async function asStored(jpeg: Buffer): Promise<Buffer> {
-  return UPLOADED_BYTES ? jpeg : (await verifyAndNormalizeImage(jpeg)).data;
-}
+const analysed = (jpeg: Buffer): Promise<Buffer> => (UPLOADED_BYTES ? Promise.resolve(jpeg) : asStored(jpeg));
 
 /**
  * The engine's top palette colour of an image and the families it names (bench/colour-families.ts
@@ -64,7 +59,7 @@ async function asStored(jpeg: Buffer): Promise<Buffer> {
 async function dominantNamed(
   jpeg: Buffer,
 ): Promise<{ name?: string; l?: number; families: string[]; byHex: boolean }> {
-  const top = (await analyseImage(await asStored(jpeg), 0)).palette[0];
+  const top = (await analyseImage(await analysed(jpeg), 0)).palette[0];
   return top
     ? { name: top.name, l: top.oklab.l, ...familiesNamedBy(top.name, top.hex) }
     : { families: [], byHex: false };
@@ -176,7 +171,7 @@ async function namesFamily(jpeg: Buffer, family: string): Promise<boolean> {
  * dim scene (balanced from its background instead) or when too few pixels are near neutral.
  */
 async function castRead(jpeg: Buffer): Promise<number | null> {
-  const img = await decodeWorkingImage(await asStored(jpeg), 0);
+  const img = await decodeWorkingImage(await analysed(jpeg), 0);
   if (isDim(img)) return null;
   const [r, , b] = whiteBalance(img, { neutralChroma: ANALYSIS.light.neutralChroma, deadband: 0 });
   return r === 1 && b === 1 ? null : Math.log(b / r);

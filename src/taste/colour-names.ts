@@ -77,6 +77,11 @@ function colourNameDataset(): Map<string, string> {
   return dataset;
 }
 
+/** The color-name-list dataset's own hex for a name, whatever the vocabulary says (undefined: not in it). */
+export function datasetHex(name: string): string | undefined {
+  return colourNameDataset().get(normaliseName(name));
+}
+
 /** Lower case, accents and punctuation removed, single spaces. */
 export function normaliseName(text: string): string {
   return text

@@ -108,8 +108,8 @@ export const ANALYSIS = {
     /** ...and at this one under a strong light from one side (`light.sideLightAbove`), whose lit side
      * is brighter than the cloth's own colour: at 0.95 `eval:taste` tuning seeds 3-8 named 94.4% of
      * side-lit photos right against 95.2% at 0.9 (ADR 0061). With the vocabulary's stone at the
-     * dataset's lightness (ADR 0064), 0.9 read side-lit stone as oatmeal (16 of 36 right); 0.8 reads
-     * it 25 of 36 and names 96.2% of side-lit photos right (0.85: 95.6%). */
+     * dataset's lightness (ADR 0064), 0.9 read side-lit stone as oatmeal (16 of 36 right, 94.8% of
+     * side-lit photos, scratch sweep); 0.8 names 96.0% right (`eval:taste -- --seeds 3-8`). */
     sideLitPercentile: 0.8,
     /** A cluster holding this share of the border ring is backdrop... */
     backdropBorderShare: 0.1,
