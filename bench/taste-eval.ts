@@ -173,7 +173,11 @@ async function namesFamily(jpeg: Buffer, family: string): Promise<boolean> {
 async function castRead(jpeg: Buffer): Promise<number | null> {
   const img = await decodeWorkingImage(await analysed(jpeg), 0);
   if (isDim(img)) return null;
-  const [r, , b] = whiteBalance(img, { neutralChroma: ANALYSIS.light.neutralChroma, deadband: 0 });
+  const [r, , b] = whiteBalance(img, {
+    neutralChroma: ANALYSIS.light.neutralChroma,
+    deadband: 0,
+    maxGain: ANALYSIS.light.maxGain,
+  });
   return r === 1 && b === 1 ? null : Math.log(b / r);
 }
 

@@ -222,6 +222,28 @@ describe('colour model: light', () => {
     expect(cast() - before).toBeCloseTo(Math.log(red / blue), 2);
   });
 
+  it.each([
+    ['a stone garment on a hanger before a peach wall', 6, 'stone', 1],
+    ['a blush garment before a pink-striped wall', 5, 'blush', 1],
+    ['an oatmeal garment worn before a peach wall', 7, 'oatmeal', 1],
+  ] as const)(
+    "balances %s in open shade by no more than what the preset leaves: the wall's tint is not the light (ADR 0065)",
+    async (_, seed, family, k) => {
+      // eval:taste's shade photographs of tuning seeds 5-7, as the service stores them. The wall's pixels
+      // pass as nearly neutral in shade; balanced by up to the lit scene's 25% a channel, the garment
+      // lost its warmth (stone and oatmeal read grey, blush light grey)
+      const p = await evalPhoto(seed, FAMILY_KEYS.indexOf(family), family, k, 'shade');
+      const stored = await asStored(p.jpeg);
+      const img = await decodeWorkingImage(stored, 0);
+      expect(isDim(img)).toBe(true);
+      correctDimScene(img, subjectWeights(img).weights);
+      const { deadband, maxGain } = ANALYSIS.light.dim;
+      for (const g of img.gains) expect(Math.abs(g - 1)).toBeLessThanOrEqual(deadband + maxGain + 1e-9);
+      expect(img.gains.some((g) => g !== 1)).toBe(true);
+      expect((await analyseImage(stored, 0)).palette[0].name).toBe(family);
+    },
+  );
+
   it('weighs the highlights by their cast: cool highlights are shade up to brighter levels (ADR 0046)', async () => {
     // a white garment on a grey wall, at three exposures and two lights: the garment is the
     // scene's brightest thing

@@ -79,8 +79,10 @@ export function fillOklab(img: WorkingImage): void {
 export interface BalanceOptions {
   /** OKLab chroma under which a pixel counts as nearly neutral. */
   neutralChroma: number;
-  /** Per-channel cast (linear gain - 1) left alone. */
+  /** Per-channel cast (linear gain - 1) left alone... */
   deadband: number;
+  /** ...and the largest correction applied beyond it. */
+  maxGain: number;
   /** When given, only pixels of at most `maxWeight` here (the background) are read. */
   background?: { weights: Float32Array; maxWeight: number };
 }
@@ -88,6 +90,7 @@ export interface BalanceOptions {
 const LIT_SCENE: BalanceOptions = {
   neutralChroma: ANALYSIS.light.neutralChroma,
   deadband: ANALYSIS.light.deadband,
+  maxGain: ANALYSIS.light.maxGain,
 };
 
 /** Linear RGB scaled per channel (clipped at 1 when `clip`), OKLab recomputed. */
@@ -140,7 +143,7 @@ export function whiteBalance(img: WorkingImage, opts: BalanceOptions = LIT_SCENE
   const gain = (s: number) => {
     const g = grey / s - 1;
     const excess = Math.max(0, Math.abs(g) - opts.deadband);
-    return 1 + Math.sign(g) * Math.min(t.maxGain, excess);
+    return 1 + Math.sign(g) * Math.min(opts.maxGain, excess);
   };
   const gains: [number, number, number] = [gain(sum[0]), gain(sum[1]), gain(sum[2])];
   if (gains.every((g) => g === 1)) return gains;
@@ -227,7 +230,8 @@ export function medianLightness(img: WorkingImage, indices: readonly number[]): 
  * linear RGB scaled by `shadeGains` (skylight back towards daylight, ADR 0046), then so the highlights
  * reach `exposureTarget` (by at most `maxExposureGain`), then balanced from the background's neutral
  * pixels (`light.dim`: never the garment's own, a narrower deadband, since shade light is not the
- * reference light). Returns the exposure gain.
+ * reference light, and a smaller largest correction, since the preset has taken the sky out and a
+ * tinted wall passes as neutral in shade: ADR 0065). Returns the exposure gain.
  */
 export function correctDimScene(img: WorkingImage, subjectWeights: Float32Array): number {
   const t = ANALYSIS.light;
@@ -239,6 +243,7 @@ export function correctDimScene(img: WorkingImage, subjectWeights: Float32Array)
   whiteBalance(img, {
     neutralChroma: t.dim.neutralChroma,
     deadband: t.dim.deadband,
+    maxGain: t.dim.maxGain,
     background: { weights: subjectWeights, maxWeight: t.dim.backgroundMaxWeight },
   });
   return gain;

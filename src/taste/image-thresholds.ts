@@ -42,13 +42,18 @@ export const ANALYSIS = {
     shadeGains: [1.083, 1, 0.879] as const,
     /** Per-channel cast (linear RGB gain - 1) left alone: surfaces' own tint looks like this... */
     deadband: 0.06,
-    /** ...and the largest correction applied beyond it. */
+    /** ...and the largest correction applied beyond it (a lit scene's; a dim one's is `dim.maxGain`). */
     maxGain: 0.25,
     /** A dim scene's light is not the reference light (open shade is skylight, cool): it is
      * balanced from the background's neutral pixels only (subject weight at most
      * `backgroundMaxWeight`, so a pale garment is never its own reference), with a wider neutral
-     * chroma and a narrower deadband. */
-    dim: { backgroundMaxWeight: 0.3, neutralChroma: 0.03, deadband: 0.03 },
+     * chroma and a narrower deadband. The shade preset has already taken the sky out, so the balance
+     * corrects only what is left, by at most `maxGain` beyond the deadband (8% a channel in all): a
+     * tinted wall (peach, pink, blue) whose pixels pass as nearly neutral in shade pulled the garment
+     * 12-18% the other way at the lit scene's 0.25 (stone and oatmeal read grey, blush light grey,
+     * white powder blue). Fitted on tuning seeds 3-8 of eval:taste's shade photographs: 95.5% named
+     * right at 0.25, 96.2% at 0.15, 96.9% at 0.1, 98.3% at 0.05, 98.1% at 0 (ADR 0065). */
+    dim: { backgroundMaxWeight: 0.3, neutralChroma: 0.03, deadband: 0.03, maxGain: 0.05 },
     /** A strong light from one side shows on the wall: the median lightness of the picture's two top
      * corners (`sideCornerWidth` of the width, rows `sideCornerTop` to `sideCornerBottom` of the
      * height, above a person's shoulders and a hanger's bar) differs by more than this log-ratio. On
