@@ -28,6 +28,11 @@
  * the engine's lit-part percentile of evenly lit scenes changed, as a what-if (docs/decisions/0052;
  * a scene under a strong side light keeps `sideLitPercentile`, docs/decisions/0062).
  *
+ * Both modes also read the images in cores of three, as the service reads a core's images: a scene
+ * near the open-shade line is settled by its core's other images (`settleLight`, ADR 0066). Printed
+ * per kind of core (the same scenes under mixed lights: lit, side-lit, open shade), images named right
+ * alone and in their core; `--seeds` also prints eval:search's core images settled in their core.
+ *
  * Every photograph-like image is first stored as the service stores an upload (`asStored`), since that
  * is what the service analyses; `--uploaded-bytes` analyses the drawn JPEG itself (the figures before
  * 2026-11-29, docs/decisions/0063).
@@ -36,7 +41,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { colourByName, colourFamily, oklabOf } from '../src/taste/colour-vocabulary';
-import { analyseImage } from '../src/taste/image-analysis';
+import { settleLight } from '../src/taste/core-light';
+import { analyseImage, type ImageAnalysis } from '../src/taste/image-analysis';
 import { decodeWorkingImage, isDim, whiteBalance } from '../src/taste/image-decode';
 import { ANALYSIS } from '../src/taste/image-thresholds';
 import { TasteService } from '../src/taste/taste.service';
@@ -53,16 +59,94 @@ const UPLOADED_BYTES = process.argv.includes('--uploaded-bytes');
 const analysed = (jpeg: Buffer): Promise<Buffer> => (UPLOADED_BYTES ? Promise.resolve(jpeg) : asStored(jpeg));
 
 /**
- * The engine's top palette colour of an image and the families it names (bench/colour-families.ts
- * judges), with its lightness.
+ * The engine's reading of an image, as a core's image is read: a scene near the open-shade line also
+ * in its other light, for `settleLight` (ADR 0066); alone, an image keeps the line's reading.
  */
-async function dominantNamed(
-  jpeg: Buffer,
-): Promise<{ name?: string; l?: number; families: string[]; byHex: boolean }> {
-  const top = (await analyseImage(await analysed(jpeg), 0)).palette[0];
+async function readPhoto(jpeg: Buffer): Promise<ImageAnalysis> {
+  return analyseImage(await analysed(jpeg), 0, { otherLight: true });
+}
+
+/** An analysis's top palette colour and the families it names (bench/colour-families.ts judges), with its lightness. */
+function topNamed(a: ImageAnalysis): { name?: string; l?: number; families: string[]; byHex: boolean } {
+  const top = a.palette[0];
   return top
     ? { name: top.name, l: top.oklab.l, ...familiesNamedBy(top.name, top.hex) }
     : { families: [], byHex: false };
+}
+
+/** The engine's top palette colour of an image alone and the families it names. */
+async function dominantNamed(
+  jpeg: Buffer,
+): Promise<{ name?: string; l?: number; families: string[]; byHex: boolean }> {
+  return topNamed(await readPhoto(jpeg));
+}
+
+/** eval:taste's photographs read so far: `seed|family index|k|light` -> the engine's reading. */
+type Readings = Map<string, ImageAnalysis>;
+const readingKey = (seed: number, fi: number, k: number, light: Lighting) => `${seed}|${fi}|${k}|${light}`;
+
+/**
+ * Cores put together from the same scenes under different lights (image k of a family under the
+ * light given), as a shopper's photographs of one colour taken indoors and out would be. Their
+ * images are read in the core (`settleLight`: ADR 0066) and judged one by one, beside the same
+ * images read alone.
+ */
+const MIXED_LIGHT_CORES: { label: string; images: [number, Lighting][] }[] = [
+  {
+    label: 'lit, lit, side-lit',
+    images: [
+      [0, 'as-drawn'],
+      [1, 'as-drawn'],
+      [2, 'side-lit'],
+    ],
+  },
+  {
+    label: 'shade, lit, side-lit',
+    images: [
+      [0, 'shade'],
+      [1, 'as-drawn'],
+      [2, 'side-lit'],
+    ],
+  },
+  {
+    label: 'shade, shade, lit',
+    images: [
+      [0, 'shade'],
+      [1, 'shade'],
+      [2, 'as-drawn'],
+    ],
+  },
+  {
+    label: 'shade x3',
+    images: [
+      [0, 'shade'],
+      [1, 'shade'],
+      [2, 'shade'],
+    ],
+  },
+];
+
+/** Per kind of core: images named right alone and in their core, over `seeds` (readings from `readings`). */
+function mixedLightRows(seeds: number[], readings: Readings): string[] {
+  return MIXED_LIGHT_CORES.map(({ label, images }) => {
+    let alone = 0;
+    let inCore = 0;
+    let total = 0;
+    for (const seed of seeds)
+      for (const [fi, family] of FAMILY_KEYS.entries()) {
+        const core = images.map(([k, light]) => readings.get(readingKey(seed, fi, k, light)));
+        if (core.some((a) => a === undefined)) continue;
+        const read = core as ImageAnalysis[];
+        const settled = settleLight(read);
+        read.forEach((a, i) => {
+          total += 1;
+          if (topNamed(a).families.includes(family)) alone += 1;
+          if (topNamed(settled[i]).families.includes(family)) inCore += 1;
+        });
+      }
+    const pct = (n: number) => `${((100 * n) / total).toFixed(1)}%`;
+    return `${label.padEnd(22)} alone ${`${alone}/${total}`.padStart(9)} ${pct(alone).padStart(6)}, in their core ${`${inCore}/${total}`.padStart(9)} ${pct(inCore).padStart(6)}`;
+  });
 }
 
 /** Share of photograph-like images whose dominant family the engine names right, per family. */
@@ -70,13 +154,16 @@ async function photoSet(
   seed: number,
   perFamily: number,
   light: Lighting,
+  readings: Readings,
 ): Promise<Map<string, { right: number; byHex: number; total: number; misses: string[] }>> {
   const out = new Map<string, { right: number; byHex: number; total: number; misses: string[] }>();
   for (const [fi, family] of FAMILY_KEYS.entries()) {
     const r = { right: 0, byHex: 0, total: 0, misses: [] as string[] };
     for (let k = 0; k < perFamily; k += 1) {
       const p = await evalPhoto(seed, fi, family, k, light);
-      const named = await dominantNamed(p.jpeg);
+      const reading = await readPhoto(p.jpeg);
+      readings.set(readingKey(seed, fi, k, light), reading);
+      const named = topNamed(reading);
       r.total += 1;
       if (named.byHex) r.byHex += 1;
       if (named.families.includes(family)) r.right += 1;
@@ -97,9 +184,10 @@ async function photoEvaluation(): Promise<void> {
   const heldSeed = argNumber('--held-out-seed', 2);
   const perFamily = argNumber('--per-family', 4);
   const summary: string[] = [];
+  const readings: Readings = new Map();
   for (const light of LIGHTINGS) {
-    const tune = await photoSet(tuneSeed, perFamily, light);
-    const held = await photoSet(heldSeed, perFamily, light);
+    const tune = await photoSet(tuneSeed, perFamily, light, readings);
+    const held = await photoSet(heldSeed, perFamily, light, readings);
     console.log(
       `photograph-like images, light ${light}: ${FAMILY_KEYS.length} families x ${perFamily} images per seed; dominant family named right (engine's top palette name, judged by bench/colour-families.ts)`,
     );
@@ -127,6 +215,14 @@ async function photoEvaluation(): Promise<void> {
     summary.push(line);
   }
   console.log(`dominant family named right on photograph-like images:\n  ${summary.join('\n  ')}\n`);
+  for (const [label, seed] of [
+    ['seed', tuneSeed],
+    ['HELD-OUT seed', heldSeed],
+  ] as const)
+    console.log(
+      `the same images in cores of three, by light (ADR 0066), ${label} ${seed}; named right:\n  ${mixedLightRows([seed], readings).join('\n  ')}`,
+    );
+  console.log('');
 }
 
 const COLOURS = [
@@ -217,17 +313,23 @@ async function seedsSummary(seeds: number[]): Promise<void> {
   /** Per family: the core images' top colour lightness minus the drawn shade's (OKLab L). */
   const lightnessErrors = new Map<string, number[]>();
   let coreImages = 0;
+  const readings: Readings = new Map();
   for (const seed of seeds) {
     for (const [fi, family] of FAMILY_KEYS.entries()) {
       for (const light of LIGHTINGS)
         for (let k = 0; k < perFamily; k += 1) {
           const p = await evalPhoto(seed, fi, family, k, light);
-          count(`light ${light}`, family, await namesFamily(p.jpeg, family));
+          const reading = await readPhoto(p.jpeg);
+          readings.set(readingKey(seed, fi, k, light), reading);
+          count(`light ${light}`, family, topNamed(reading).families.includes(family));
         }
       // The three images of search-eval.ts's core of this family, then the same scenes with no cast.
+      const core: ImageAnalysis[] = [];
       for (let k = 0; k < 3; k += 1) {
         const p = await corePhoto(seed, fi, family, k);
-        const top = await dominantNamed(p.jpeg);
+        const reading = await readPhoto(p.jpeg);
+        core.push(reading);
+        const top = topNamed(reading);
         count('eval:search core images', family, top.families.includes(family));
         if (top.l !== undefined)
           lightnessErrors.set(family, [
@@ -243,6 +345,8 @@ async function seedsSummary(seeds: number[]): Promise<void> {
         const read = await castRead(p.jpeg);
         if (read !== null) casts.push([Math.log(p.truth.gains[0] / p.truth.gains[2]), read]);
       }
+      for (const a of settleLight(core))
+        count('  the same, in their core', family, topNamed(a).families.includes(family));
     }
   }
   console.log(
@@ -256,6 +360,8 @@ async function seedsSummary(seeds: number[]): Promise<void> {
         .map(([f, n]) => `${f} ${n}`)
         .join(', ')}`,
     );
+  console.log(`the same images in cores of three, by light (ADR 0066); named right:`);
+  for (const row of mixedLightRows(seeds, readings)) console.log(`  ${row}`);
   const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[xs.length >> 1];
   const errors = [...lightnessErrors].map(([f, xs]) => `${f} ${median(xs).toFixed(3)}`);
   console.log(

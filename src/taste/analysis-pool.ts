@@ -25,8 +25,8 @@ export class AnalysisPool {
 
   constructor(private readonly threads = Math.min(2, availableParallelism())) {}
 
-  async analyse(data: Buffer, index: number): Promise<ImageAnalysis> {
-    const outcome = await this.threadPool().run({ data, index });
+  async analyse(data: Buffer, index: number, otherLight = false): Promise<ImageAnalysis> {
+    const outcome = await this.threadPool().run({ data, index, otherLight });
     if ('analysis' in outcome) return outcome.analysis;
     const { message, transient, publicMessage } = outcome.failure;
     throw new TasteGenerationError(message, transient, publicMessage);

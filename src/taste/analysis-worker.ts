@@ -10,6 +10,8 @@ export interface AnalysisTask {
   /** The encoded image (a Buffer arrives as a Uint8Array after the structured clone). */
   data: Uint8Array;
   index: number;
+  /** Read a scene near the open-shade line in both lights (`analyseImage`'s `otherLight`). */
+  otherLight: boolean;
 }
 
 export type AnalysisOutcome =
@@ -18,7 +20,7 @@ export type AnalysisOutcome =
 export default async function analyse(task: AnalysisTask): Promise<AnalysisOutcome> {
   const data = Buffer.from(task.data.buffer, task.data.byteOffset, task.data.byteLength);
   try {
-    return { analysis: await analyseImage(data, task.index) };
+    return { analysis: await analyseImage(data, task.index, { otherLight: task.otherLight }) };
   } catch (err) {
     if (!(err instanceof TasteGenerationError)) throw err;
     const { message, transient, publicMessage } = err;

@@ -1,7 +1,7 @@
 import {
   correctDimScene,
   decodeWorkingImage,
-  isDim,
+  dimScore,
   medianLightness,
   whiteBalance,
   type WorkingImage,
@@ -36,6 +36,12 @@ export interface ImageAnalysis {
   surface: SurfaceAnalysis;
   /** How the subject was found: a plain background around it, or centre weighting. */
   subject: SubjectKind;
+  /** A scene's distance from the open-shade line (`dimScore`: negative was read as dim); absent for a
+   * swatch or a studio shot, whose light is never corrected. */
+  dimScore?: number;
+  /** For a scene within `light.undecidedWithin` of that line, when asked for: the image read in the
+   * other light, for the core's other images to settle (`settleLight`, ADR 0066). */
+  otherLight?: ImageAnalysis;
 }
 
 export const WORKING_SIZE = ANALYSIS.workingSize;
@@ -52,14 +58,38 @@ export function isScene(img: WorkingImage, first: SubjectWeights): boolean {
   );
 }
 
-/** The whole measurement of one image. `index` (0-based) names the image in errors. */
-export async function analyseImage(data: Buffer, index: number): Promise<ImageAnalysis> {
-  return analyseWorkingImage(await decodeWorkingImage(data, index), index);
+/**
+ * The whole measurement of one image. `index` (0-based) names the image in errors. With `otherLight`,
+ * a scene too close to the open-shade line to call is also read in the other light (`otherLight`), so
+ * that a core's images can settle it together (ADR 0066); the rest are read once.
+ */
+export async function analyseImage(
+  data: Buffer,
+  index: number,
+  opts: { otherLight?: boolean } = {},
+): Promise<ImageAnalysis> {
+  const analysis = analyseWorkingImage(await decodeWorkingImage(data, index), index);
+  const score = analysis.dimScore;
+  if (!opts.otherLight || score === undefined || Math.abs(score) >= ANALYSIS.light.undecidedWithin)
+    return analysis;
+  try {
+    const other = analyseWorkingImage(
+      await decodeWorkingImage(data, index),
+      index,
+      score < 0 ? 'lit' : 'dim',
+    );
+    return { ...analysis, otherLight: other };
+  } catch (err) {
+    // the other light can leave nothing visible: the image keeps the line's reading
+    if (err instanceof TasteGenerationError) return analysis;
+    throw err;
+  }
 }
 
 /**
- * How a scene's light is read: `auto` decides by `isDim` (the engine's only mode); `lit` and `dim`
- * force one reading, for the benchmark that fits and checks that decision (bench/light-gate.ts).
+ * How a scene's light is read: `auto` decides by the open-shade line (`dimScore`); `lit` and `dim`
+ * force one reading: a scene near the line read in its other light (`analyseImage`), and the benchmark
+ * that fits and checks the line (bench/light-gate.ts).
  */
 export type LightReading = 'auto' | 'lit' | 'dim';
 
@@ -70,7 +100,8 @@ export function analyseWorkingImage(
   light: LightReading = 'auto',
 ): ImageAnalysis {
   const first = subjectWeights(img);
-  const dim = isScene(img, first) && (light === 'auto' ? isDim(img) : light === 'dim');
+  const score = isScene(img, first) ? dimScore(img) : undefined;
+  const dim = score !== undefined && (light === 'auto' ? score < 0 : light === 'dim');
   if (dim) correctDimScene(img, first.weights);
   else whiteBalance(img);
   const subject = subjectWeights(img);
@@ -83,5 +114,6 @@ export function analyseWorkingImage(
     character: paletteCharacter(palette),
     surface: detectSurface(img, mask),
     subject: subject.subject,
+    ...(score !== undefined && Number.isFinite(score) ? { dimScore: score } : {}),
   };
 }

@@ -190,11 +190,19 @@ export function highlightCast(img: WorkingImage, order = byLightness(img)): numb
  * warm one.
  */
 export function isDim(img: WorkingImage): boolean {
+  return dimScore(img) < 0;
+}
+
+/**
+ * How far a scene's highlights, raised by their cast, sit above the open-shade line: negative is dim
+ * (`isDim`), and near 0 the two readings are a toss-up (ADR 0066). Infinity for a black image.
+ */
+export function dimScore(img: WorkingImage): number {
   const t = ANALYSIS.light;
   const order = byLightness(img);
   const high = highlights(img, order);
-  if (high <= 0) return false;
-  return high + t.highlightCastWeight * highlightCast(img, order) < t.dimBelow;
+  if (high <= 0) return Infinity;
+  return high + t.highlightCastWeight * highlightCast(img, order) - t.dimBelow;
 }
 
 /**

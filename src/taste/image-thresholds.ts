@@ -28,6 +28,16 @@ export const ANALYSIS = {
     dimBelow: 0.766,
     highlightCastWeight: 0.113,
     highlightShare: 0.05,
+    /** A core's scene this close to that line (`dimScore`) is read in both lights, and the reading
+     * its core's other images bear out is kept (`settleLight`, ADR 0066): the other reading wins when
+     * its main colour is within `palette.readingsApart` of a colour another image reads (one making
+     * up at least `agreeMinShare` of that image) and nearer to it than the line's reading by
+     * `agreeBy`. Around 7% of scenes fall this close. Fitted on tuning data only: eval:search's lit
+     * core photographs of seeds 3-24 (named right 1,654 -> 1,677 of 1,716) and eval:taste seeds 3-8
+     * put together in cores of open shade and light (no light lost more than one photograph). */
+    undecidedWithin: 0.03,
+    agreeBy: 0.02,
+    agreeMinShare: 0.1,
     /** ...a plain backdrop counts as a scene's wall unless it is this dark (a studio backdrop, where
      * the garment is the only light thing)... */
     studioBackdropBelow: 0.25,

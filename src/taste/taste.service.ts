@@ -2,6 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown, Optional } from '@nestjs/com
 import { ConfigService } from '@nestjs/config';
 import { AllConfig } from '../config/configuration';
 import { AnalysisPool } from './analysis-pool';
+import { settleLight } from './core-light';
 import type { ImageAnalysis } from './image-analysis';
 import { OpenAiTasteProvider } from './openai.provider';
 import { LocalTasteProvider } from './local-taste.provider';
@@ -43,9 +44,15 @@ export class TasteService implements OnApplicationShutdown {
     this.providerName = config.get('taste', { infer: true }).provider;
   }
 
-  /** The local analysis of each image, in input order (used by product image colour extraction). */
-  async analyse(images: TasteImageInput[]): Promise<ImageAnalysis[]> {
-    return mapBounded(images, ANALYSIS_CONCURRENCY, (img, i) => this.analysisPool.analyse(img.data, i));
+  /**
+   * The local analysis of each image, in input order (product image colour extraction reads one image
+   * at a time). With `otherLight`, a scene near the open-shade line also carries its other reading,
+   * for `settleLight`.
+   */
+  async analyse(images: TasteImageInput[], otherLight = false): Promise<ImageAnalysis[]> {
+    return mapBounded(images, ANALYSIS_CONCURRENCY, (img, i) =>
+      this.analysisPool.analyse(img.data, i, otherLight),
+    );
   }
 
   /** After the job workers have drained (their shutdown hooks run first), the analysis threads end. */
@@ -54,7 +61,8 @@ export class TasteService implements OnApplicationShutdown {
   }
 
   async generate(images: TasteImageInput[]): Promise<TasteResult> {
-    const analyses = await this.analyse(images);
+    // a core's images settle the light of those the open-shade line cannot call (ADR 0066)
+    const analyses = settleLight(await this.analyse(images, true));
     const { palette, patterns } = writeProfile(analyses);
     const described = await this.provider.describeTaste(images, analyses).catch((err: unknown) => {
       if (err instanceof TasteGenerationError) this.metrics?.providerError(this.providerName, err.transient);
