@@ -74,13 +74,6 @@ function topNamed(a: ImageAnalysis): { name?: string; l?: number; families: stri
     : { families: [], byHex: false };
 }
 
-/** The engine's top palette colour of an image alone and the families it names. */
-async function dominantNamed(
-  jpeg: Buffer,
-): Promise<{ name?: string; l?: number; families: string[]; byHex: boolean }> {
-  return topNamed(await readPhoto(jpeg));
-}
-
 /** eval:taste's photographs read so far: `seed|family index|k|light` -> the engine's reading. */
 type Readings = Map<string, ImageAnalysis>;
 const readingKey = (seed: number, fi: number, k: number, light: Lighting) => `${seed}|${fi}|${k}|${light}`;
@@ -258,7 +251,7 @@ function distance(a: { l: number; a: number; b: number }, b: { l: number; a: num
 
 /** Whether the engine's top palette colour of an image names `family`. */
 async function namesFamily(jpeg: Buffer, family: string): Promise<boolean> {
-  return (await dominantNamed(jpeg)).families.includes(family);
+  return topNamed(await analyseImage(await analysed(jpeg), 0)).families.includes(family);
 }
 
 /**

@@ -1,4 +1,5 @@
 import {
+  copyWorkingImage,
   correctDimScene,
   decodeWorkingImage,
   dimScore,
@@ -68,17 +69,15 @@ export async function analyseImage(
   index: number,
   opts: { otherLight?: boolean } = {},
 ): Promise<ImageAnalysis> {
-  const analysis = analyseWorkingImage(await decodeWorkingImage(data, index), index);
+  const img = await decodeWorkingImage(data, index);
+  // the working copy is corrected in place: the other light starts from an untouched copy, not a
+  // second decode
+  const untouched = opts.otherLight ? copyWorkingImage(img) : undefined;
+  const analysis = analyseWorkingImage(img, index);
   const score = analysis.dimScore;
-  if (!opts.otherLight || score === undefined || Math.abs(score) >= ANALYSIS.light.undecidedWithin)
-    return analysis;
+  if (!untouched || score === undefined || Math.abs(score) >= ANALYSIS.light.undecidedWithin) return analysis;
   try {
-    const other = analyseWorkingImage(
-      await decodeWorkingImage(data, index),
-      index,
-      score < 0 ? 'lit' : 'dim',
-    );
-    return { ...analysis, otherLight: other };
+    return { ...analysis, otherLight: analyseWorkingImage(untouched, index, score < 0 ? 'lit' : 'dim') };
   } catch (err) {
     // the other light can leave nothing visible: the image keeps the line's reading
     if (err instanceof TasteGenerationError) return analysis;

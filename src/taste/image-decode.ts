@@ -64,6 +64,18 @@ export async function decodeWorkingImage(data: Buffer, index: number): Promise<W
   return img;
 }
 
+/** A copy of a working image that corrections of the original leave alone. */
+export function copyWorkingImage(img: WorkingImage): WorkingImage {
+  return {
+    width: img.width,
+    height: img.height,
+    rgb: img.rgb.slice(),
+    lab: img.lab.slice(),
+    alpha: img.alpha.slice(),
+    gains: [...img.gains],
+  };
+}
+
 /** Recomputes OKLab from the linear RGB (after a white balance). */
 export function fillOklab(img: WorkingImage): void {
   const n = img.width * img.height;
