@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { FAMILY_KEYS } from '../../bench/colour-families';
+import { familiesNamedBy, FAMILY_KEYS } from '../../bench/colour-families';
 import { asStored, corePhoto, evalPhoto } from '../../bench/photo-images';
 import { garmentPng } from '../../test/support/garments';
 import { colourFeatures } from '../products/product-colour';
@@ -22,7 +22,7 @@ import {
   whiteBalance,
   type WorkingImage,
 } from './image-decode';
-import { litPercentileOf } from './image-palette';
+import { belowLighterMode, litPercentileOf } from './image-palette';
 import { ANALYSIS } from './image-thresholds';
 import { subjectWeights } from './image-subject';
 import { absences, article, captionFor, writeProfile } from './profile-writer';
@@ -425,6 +425,70 @@ describe('colour model: garment and wall', () => {
   ])('reads an oatmeal garment %s from its lit middle, not its shaded side', async (_, seed, k) => {
     const { top, drawnL } = await topOf('oatmeal', seed, k);
     expect(Math.abs(top.oklab.l - drawnL)).toBeLessThan(0.02);
+  });
+});
+
+describe('colour model: a lighter mode in a cluster is not its lit part (ADR 0067)', () => {
+  /** Items of weighted lightness: `n` pixels of weight `w` spread evenly over [from, to). */
+  const spread = (from: number, to: number, n: number, w = 1) =>
+    Array.from({ length: n }, (_, i) => ({ v: from + ((to - from) * (i + 0.5)) / n, w }));
+  const lightest = (items: readonly { v: number }[]) => Math.max(...items.map((x) => x.v));
+
+  it('keeps what lies below a valley, when a lighter mode of less weight stands apart', () => {
+    // a cloth over 0.60-0.70, a few edge pixels, and a wall's blobs over 0.75-0.85
+    const items = [...spread(0.6, 0.7, 400), ...spread(0.7, 0.75, 10), ...spread(0.75, 0.85, 150)];
+    const kept = belowLighterMode(items);
+    expect(kept).toHaveLength(410);
+    expect(lightest(kept)).toBeLessThan(0.75);
+  });
+
+  it("keeps all of a cloth's shading, which spreads without a gap", () => {
+    const items = [...spread(0.35, 0.55, 200), ...spread(0.55, 0.72, 300)];
+    expect(belowLighterMode(items)).toHaveLength(500);
+  });
+
+  it('keeps a lighter mode holding most of the weight (the cloth, read from the median up), or a tail', () => {
+    const heavierAbove = [...spread(0.5, 0.6, 200), ...spread(0.6, 0.65, 5), ...spread(0.75, 0.85, 300)];
+    expect(belowLighterMode(heavierAbove)).toHaveLength(505);
+    const tail = [...spread(0.6, 0.7, 400), ...spread(0.7, 0.75, 20), ...spread(0.75, 0.8, 15)];
+    expect(belowLighterMode(tail)).toHaveLength(435);
+  });
+
+  it("keeps a lighter mode heavier than the cloth's heaviest bin: a white garment before a grey wall", () => {
+    // one cluster of a neutral scene: dark and light wall stripes, and the white garment lightest of all
+    const items = [...spread(0.6, 0.65, 300), ...spread(0.8, 0.85, 250), ...spread(0.95, 1, 280)];
+    expect(belowLighterMode(items)).toHaveLength(830);
+  });
+
+  it('weighs pixels by their subject weight: a heavy wall is a mode, a weighted-down one is not', () => {
+    const cloth = spread(0.6, 0.7, 300);
+    const edge = spread(0.7, 0.75, 10);
+    expect(belowLighterMode([...cloth, ...edge, ...spread(0.75, 0.85, 200, 1)])).toHaveLength(310);
+    expect(belowLighterMode([...cloth, ...edge, ...spread(0.75, 0.85, 200, 0.01)])).toHaveLength(510);
+  });
+
+  // eval:search's core photographs of tuning seeds, as the service stores them: each cloth's cluster
+  // took in pixels of a lighter wall, blob or garment of its chromaticity, and its lit percentile
+  // landed on them (read light grey, cream or oatmeal; taupe as stone).
+  it.each([
+    ['a heather grey before a light busy wall (read light grey at L 0.80)', 15, 'heather grey', 1],
+    ['a stone before a light warm wall (read cream at L 0.89)', 20, 'stone', 0],
+    ['a stone worn with a cream garment (read oatmeal at L 0.83)', 4, 'stone', 2],
+    ['a taupe on a hanger before pink stripes (read stone at L 0.67)', 6, 'taupe', 0],
+  ])('reads %s at its own lightness', async (_, seed, family, k) => {
+    const p = await corePhoto(seed, FAMILY_KEYS.indexOf(family), family, k);
+    const top = (await analyseImage(await asStored(p.jpeg), 0)).palette[0];
+    expect(Math.abs(top.oklab.l - oklabOf(p.truth.shade).l)).toBeLessThan(0.02);
+    expect(familiesNamedBy(top.name, top.hex).families).toContain(family);
+  });
+
+  it("leaves a side-lit cloth's lit side alone: it is a mode of its own, not a wall", async () => {
+    // eval:taste's side-lit photograph 0 of white, tuning seed 7: cut below its lit side, it read light grey
+    const p = await evalPhoto(7, FAMILY_KEYS.indexOf('white'), 'white', 0, 'side-lit');
+    const stored = await asStored(p.jpeg);
+    expect(sideLight(await decodeWorkingImage(stored, 0))).toBeGreaterThan(ANALYSIS.light.sideLightAbove);
+    const top = (await analyseImage(stored, 0)).palette[0];
+    expect(familiesNamedBy(top.name, top.hex).families).toContain('white');
   });
 });
 

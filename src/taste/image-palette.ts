@@ -114,8 +114,43 @@ export function clusterPixels(img: WorkingImage, weights: Float32Array): { assig
   return { assign, k };
 }
 
+/** A pixel's lightness and its weight. */
+interface Weighted {
+  v: number;
+  w: number;
+}
+
+/**
+ * The items below a lighter mode of their own (ADR 0067). In `palette.valleyStep` bins of weighted
+ * lightness, walking up from the median's bin, a bin holding less than `valleyBelow` of the heaviest
+ * bin so far is a valley when a lighter bin holds at least twice its weight and less than that
+ * heaviest bin: between the cloth and something lighter its cluster took in (a wall's pixels of its
+ * chromaticity). The items up to the valley bin's top are kept; all of them when there is no valley,
+ * since a cloth's shading spreads its lightness without a gap. Going up from the median, the part cut
+ * is always the lesser; a lighter mode heavier than the cloth's heaviest bin is more likely the cloth
+ * (a white garment in one cluster with grey wall stripes) and is kept.
+ */
+export function belowLighterMode(items: readonly Weighted[]): readonly Weighted[] {
+  if (items.length === 0) return items;
+  const step = T.valleyStep;
+  const bins = Math.floor(1 / step) + 1;
+  const binOf = (v: number) => Math.min(bins - 1, Math.max(0, Math.floor(v / step)));
+  const hist = new Array<number>(bins).fill(0);
+  for (const x of items) hist[binOf(x.v)] += x.w;
+  let peak = 0;
+  for (let b = binOf(weightedPercentile(items, 0.5)); b < bins - 1; b += 1) {
+    if (hist[b] < T.valleyBelow * peak) {
+      const lighter = Math.max(...hist.slice(b + 1));
+      if (lighter > 0 && lighter >= 2 * hist[b] && lighter < peak)
+        return items.filter((x) => binOf(x.v) <= b);
+    }
+    peak = Math.max(peak, hist[b]);
+  }
+  return items;
+}
+
 /** The value below which `p` of the total weight lies. */
-function weightedPercentile(items: { v: number; w: number }[], p: number): number {
+function weightedPercentile(items: readonly Weighted[], p: number): number {
   const sorted = [...items].sort((x, y) => x.v - y.v);
   const total = sorted.reduce((s, x) => s + x.w, 0);
   let acc = 0;
@@ -125,10 +160,12 @@ function weightedPercentile(items: { v: number; w: number }[], p: number): numbe
 
 /**
  * A cluster's colour with shading removed: its chromaticity (subject-weighted mean of a/L, b/L) at the
- * lightness of its lit part (the `percentile` of its pixels' lightness, `litPercentileOf`), so a
- * cloth's shaded side and folds do not darken or grey its colour.
+ * lightness of its lit part (the `percentile` of its pixels' lightness, `litReading`), so a cloth's
+ * shaded side and folds do not darken or grey its colour. In an even light the percentile is read
+ * below a lighter mode the cluster took in (`belowLighterMode`); under a light from one side, the
+ * cloth's lit side is such a mode itself.
  */
-function litColour(lab: Float32Array, members: number[], weights: Float32Array, percentile: number): Oklab {
+function litColour(lab: Float32Array, members: number[], weights: Float32Array, light: LitReading): Oklab {
   let sw = 0;
   let ca = 0;
   let cb = 0;
@@ -139,20 +176,30 @@ function litColour(lab: Float32Array, members: number[], weights: Float32Array, 
     cb += (lab[i * 3 + 2] / l) * wi;
     sw += wi;
   }
-  const l = weightedPercentile(
-    members.map((i) => ({ v: lab[i * 3], w: Math.max(weights[i], 1e-3) })),
-    percentile,
-  );
+  const lightness = members.map((i) => ({ v: lab[i * 3], w: Math.max(weights[i], 1e-3) }));
+  const l = weightedPercentile(light.sideLit ? lightness : belowLighterMode(lightness), light.percentile);
   const scale = Math.max(l, T.minChromaticityL);
   return { l, a: (ca / sw) * scale, b: (cb / sw) * scale };
+}
+
+/** How a scene's clusters are read: at which lightness percentile, and whether under a side light. */
+interface LitReading {
+  percentile: number;
+  sideLit: boolean;
 }
 
 /**
  * Where a scene's clusters are read: `litPercentile` in an even light, the lower `sideLitPercentile`
  * under a strong light from one side (`sideLight`), whose lit side is brighter than the cloth (ADR 0062).
  */
+function litReading(img: WorkingImage): LitReading {
+  const sideLit = sideLight(img) > ANALYSIS.light.sideLightAbove;
+  return { percentile: sideLit ? T.sideLitPercentile : T.litPercentile, sideLit };
+}
+
+/** The lightness percentile `litReading` reads a scene's clusters at. */
 export function litPercentileOf(img: WorkingImage): number {
-  return sideLight(img) > ANALYSIS.light.sideLightAbove ? T.sideLitPercentile : T.litPercentile;
+  return litReading(img).percentile;
 }
 
 /** Median lightness and mean chromaticity (a/L, b/L) of a cluster's pixels. */
@@ -330,10 +377,10 @@ export function subjectClusters(
   const mask = new Uint8Array(assign.length);
   for (const g of joined)
     if (!g.backdrop) for (const i of g.m) mask[i] = subject.weights[i] >= T.surfaceMinWeight ? 1 : 0;
-  const percentile = litPercentileOf(img);
+  const light = litReading(img);
   return {
     clusters: joined.map((g) => ({
-      colour: litColour(img.lab, g.m, subject.weights, percentile),
+      colour: litColour(img.lab, g.m, subject.weights, light),
       share: g.w / sum,
     })),
     mask,

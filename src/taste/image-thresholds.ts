@@ -129,6 +129,19 @@ export const ANALYSIS = {
      * dataset's lightness (ADR 0064), 0.9 read side-lit stone as oatmeal (16 of 36 right, 94.8% of
      * side-lit photos, scratch sweep); 0.8 names 96.0% right (`eval:taste -- --seeds 3-8`). */
     sideLitPercentile: 0.8,
+    /** In an even light, a cluster's lighter mode is not its lit part (ADR 0067): k-means weighs
+     * lightness down, so a near-neutral cloth's cluster can take in a lighter wall's or blob's pixels
+     * of its chromaticity, and its `litPercentile` lands on them (a heather grey before a light busy
+     * wall read light grey, L 0.80 against a drawn 0.70). A cloth's own shading spreads its lightness
+     * without a gap; the wall's pixels stand apart as a second mode. Walking up from the median in
+     * `valleyStep` bins of the cluster's subject-weighted lightness, a bin under `valleyBelow` of the
+     * heaviest bin so far, with a lighter bin of at least twice its weight (and less than that
+     * heaviest), ends the cloth: only what lies under that bin's top is read. Fitted on tuning data:
+     * eval:search's core photographs of seeds 3-24, named right 1,677 -> 1,680 of 1,716 and read more
+     * than 0.05 off the drawn lightness 71 -> 65 (0.15-0.5 alike); not under a light from one side,
+     * whose lit side is a mode of its own (eval:taste seeds 3-8 side-lit, 601 -> 597 with it). */
+    valleyBelow: 0.25,
+    valleyStep: 0.05,
     /** A cluster holding this share of the border ring is backdrop... */
     backdropBorderShare: 0.1,
     /** ...and loses all weight at this share (linear in between). */
