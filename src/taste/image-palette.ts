@@ -137,8 +137,13 @@ export function belowLighterMode(items: readonly Weighted[]): readonly Weighted[
   const binOf = (v: number) => Math.min(bins - 1, Math.max(0, Math.floor(v / step)));
   const hist = new Array<number>(bins).fill(0);
   for (const x of items) hist[binOf(x.v)] += x.w;
+  // The median's bin, from the histogram.
+  const total = hist.reduce((s, h) => s + h, 0);
+  let median = 0;
+  let below = hist[0];
+  while (below < total / 2 && median < bins - 1) below += hist[++median];
   let peak = 0;
-  for (let b = binOf(weightedPercentile(items, 0.5)); b < bins - 1; b += 1) {
+  for (let b = median; b < bins - 1; b += 1) {
     if (hist[b] < T.valleyBelow * peak) {
       const lighter = Math.max(...hist.slice(b + 1));
       if (lighter > 0 && lighter >= 2 * hist[b] && lighter < peak)
