@@ -31,7 +31,10 @@
  * Both modes also read the images in cores of three, as the service reads a core's images: a scene
  * near the open-shade line is settled by its core's other images (`settleLight`, ADR 0066). Printed
  * per kind of core (the same scenes under mixed lights: lit, side-lit, open shade), images named right
- * alone and in their core; `--seeds` also prints eval:search's core images settled in their core.
+ * alone and in their core; `--seeds` also prints eval:search's core images settled in their core,
+ * and how many of those are read more than 0.05 off the drawn lightness, alone and in their core (a
+ * name can be judged right while search, which matches the colour, goes wrong: ADR 0067).
+ * `--seeds 41-64 --per-family 0` reads eval:search's core images only.
  *
  * Every photograph-like image is first stored as the service stores an upload (`asStored`), since that
  * is what the service analyses; `--uploaded-bytes` analyses the drawn JPEG itself (the figures before
@@ -73,6 +76,18 @@ function topNamed(a: ImageAnalysis): { name?: string; l?: number; families: stri
     ? { name: top.name, l: top.oklab.l, ...familiesNamedBy(top.name, top.hex) }
     : { families: [], byHex: false };
 }
+
+/**
+ * A reading this far from the drawn shade's lightness (OKLab L) is off, though its name may still be
+ * judged right (a heather grey read light grey): search matches the colour, not the name (ADR 0067).
+ */
+const OFF_BY = 0.05;
+
+/** True when an analysis's top colour is read more than `OFF_BY` from `drawnL`, or there is none. */
+const offDrawn = (a: ImageAnalysis, drawnL: number): boolean => {
+  const l = topNamed(a).l;
+  return l === undefined || Math.abs(l - drawnL) > OFF_BY;
+};
 
 /** eval:taste's photographs read so far: `seed|family index|k|light` -> the engine's reading. */
 type Readings = Map<string, ImageAnalysis>;
@@ -293,7 +308,8 @@ function fit(pairs: readonly [number, number][]): { r: number; residual: number;
  * own reading of a lit core image follows its drawn cast (docs/decisions/0052).
  */
 async function seedsSummary(seeds: number[]): Promise<void> {
-  const perFamily = argNumber('--per-family', 4);
+  // 0 reads eval:search's core images only
+  const perFamily = argValue('--per-family') === '0' ? 0 : argNumber('--per-family', 4);
   const rows = new Map<string, { right: number; total: number; misses: Map<string, number> }>();
   const count = (row: string, family: string, right: boolean) => {
     const r = rows.get(row) ?? { right: 0, total: 0, misses: new Map<string, number>() };
@@ -306,6 +322,8 @@ async function seedsSummary(seeds: number[]): Promise<void> {
   /** Per family: the core images' top colour lightness minus the drawn shade's (OKLab L). */
   const lightnessErrors = new Map<string, number[]>();
   let coreImages = 0;
+  /** Core images whose top colour is read more than `OFF_BY` from the drawn lightness, alone and in their core. */
+  const off = { alone: 0, inCore: 0 };
   const readings: Readings = new Map();
   for (const seed of seeds) {
     for (const [fi, family] of FAMILY_KEYS.entries()) {
@@ -318,10 +336,13 @@ async function seedsSummary(seeds: number[]): Promise<void> {
         }
       // The three images of search-eval.ts's core of this family, then the same scenes with no cast.
       const core: ImageAnalysis[] = [];
+      const drawnL: number[] = [];
       for (let k = 0; k < 3; k += 1) {
         const p = await corePhoto(seed, fi, family, k);
         const reading = await readPhoto(p.jpeg);
         core.push(reading);
+        drawnL.push(oklabOf(p.truth.shade).l);
+        if (offDrawn(reading, drawnL[k])) off.alone += 1;
         const top = topNamed(reading);
         count('eval:search core images', family, top.families.includes(family));
         if (top.l !== undefined)
@@ -338,8 +359,10 @@ async function seedsSummary(seeds: number[]): Promise<void> {
         const read = await castRead(p.jpeg);
         if (read !== null) casts.push([Math.log(p.truth.gains[0] / p.truth.gains[2]), read]);
       }
-      for (const a of settleLight(core))
+      for (const [k, a] of settleLight(core).entries()) {
         count('  the same, in their core', family, topNamed(a).families.includes(family));
+        if (offDrawn(a, drawnL[k])) off.inCore += 1;
+      }
     }
   }
   console.log(
@@ -353,8 +376,14 @@ async function seedsSummary(seeds: number[]): Promise<void> {
         .map(([f, n]) => `${f} ${n}`)
         .join(', ')}`,
     );
-  console.log(`the same images in cores of three, by light (ADR 0066); named right:`);
-  for (const row of mixedLightRows(seeds, readings)) console.log(`  ${row}`);
+  console.log(
+    `eval:search's core images whose top colour is read more than ${OFF_BY} off the drawn lightness (OKLab L; ADR 0067): ` +
+      `${off.alone} of ${coreImages} alone, ${off.inCore} in their core`,
+  );
+  if (perFamily > 0) {
+    console.log(`the same images in cores of three, by light (ADR 0066); named right:`);
+    for (const row of mixedLightRows(seeds, readings)) console.log(`  ${row}`);
+  }
   const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[xs.length >> 1];
   const errors = [...lightnessErrors].map(([f, xs]) => `${f} ${median(xs).toFixed(3)}`);
   console.log(

@@ -146,8 +146,7 @@ export function belowLighterMode(items: readonly Weighted[]): readonly Weighted[
   for (let b = median; b < bins - 1; b += 1) {
     if (hist[b] < T.valleyBelow * peak) {
       const lighter = Math.max(...hist.slice(b + 1));
-      if (lighter > 0 && lighter >= 2 * hist[b] && lighter < peak)
-        return items.filter((x) => binOf(x.v) <= b);
+      if (lighter >= 2 * hist[b] && lighter < peak) return items.filter((x) => binOf(x.v) <= b);
     }
     peak = Math.max(peak, hist[b]);
   }
