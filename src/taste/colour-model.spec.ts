@@ -428,17 +428,6 @@ describe('colour model: garment and wall', () => {
   });
 });
 
-/**
- * Image `k` of eval:search's core of `family` for `seed`, as the service stores it, is read in its family
- * within 0.02 of the drawn lightness.
- */
-async function readsOwnColour(seed: number, family: string, k: number): Promise<void> {
-  const p = await corePhoto(seed, FAMILY_KEYS.indexOf(family), family, k);
-  const top = (await analyseImage(await asStored(p.jpeg), 0)).palette[0];
-  expect(Math.abs(top.oklab.l - oklabOf(p.truth.shade).l)).toBeLessThan(0.02);
-  expect(familiesNamedBy(top.name, top.hex).families).toContain(family);
-}
-
 describe('colour model: a lighter mode in a cluster is not its lit part (ADR 0067)', () => {
   /** Items of weighted lightness: `n` pixels of weight `w` spread evenly over [from, to). */
   const spread = (from: number, to: number, n: number, w = 1) =>
@@ -486,7 +475,12 @@ describe('colour model: a lighter mode in a cluster is not its lit part (ADR 006
     ['a stone before a light warm wall (read cream at L 0.89)', 20, 'stone', 0],
     ['a stone worn with a cream garment (read oatmeal at L 0.83)', 4, 'stone', 2],
     ['a taupe on a hanger before pink stripes (read stone at L 0.67)', 6, 'taupe', 0],
-  ])('reads %s at its own lightness', (_, seed, family, k) => readsOwnColour(seed, family, k));
+  ])('reads %s at its own lightness', async (_, seed, family, k) => {
+    const p = await corePhoto(seed, FAMILY_KEYS.indexOf(family), family, k);
+    const top = (await analyseImage(await asStored(p.jpeg), 0)).palette[0];
+    expect(Math.abs(top.oklab.l - oklabOf(p.truth.shade).l)).toBeLessThan(0.02);
+    expect(familiesNamedBy(top.name, top.hex).families).toContain(family);
+  });
 
   it("leaves a side-lit cloth's lit side alone: it is a mode of its own, not a wall", async () => {
     // eval:taste's side-lit photograph 0 of white, tuning seed 7: cut below its lit side, it read light grey
@@ -496,18 +490,6 @@ describe('colour model: a lighter mode in a cluster is not its lit part (ADR 006
     const top = (await analyseImage(stored, 0)).palette[0];
     expect(familiesNamedBy(top.name, top.hex).families).toContain('white');
   });
-});
-
-describe('colour model: a busy scene leaves each cloth a cluster of its own (ADR 0068)', () => {
-  // eval:search's core photographs of tuning seeds, clearly lit, as the service stores them. With 10
-  // clusters the wall's blobs, the other garments, skin and floor took so many that the cloth shared one
-  // with something else of its lightness (a light blob, a wall's stripe) and was read at that.
-  it.each([
-    ['an oatmeal on a hanger before a busy wall (read light grey at L 0.85)', 9, 'oatmeal', 2],
-    ['a white on a hanger before a busy wall, with navy (read light grey at L 0.87)', 5, 'white', 2],
-    ['a stone on a hanger before a busy wall (read taupe at L 0.66)', 15, 'stone', 1],
-    ['a cream worn with charcoal and slate before stripes (read ecru at L 0.89)', 14, 'cream', 0],
-  ])('reads %s in its family at its own lightness', (_, seed, family, k) => readsOwnColour(seed, family, k));
 });
 
 describe("colour model: a core's images read together", () => {
