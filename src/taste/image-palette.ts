@@ -111,7 +111,99 @@ export function clusterPixels(img: WorkingImage, weights: Float32Array): { assig
       if (sums[j * 4 + 3] > 0)
         for (let c = 0; c < 3; c += 1) centres[j * 3 + c] = sums[j * 4 + c] / sums[j * 4 + 3];
   }
-  return { assign, k };
+  return { assign, k: splitMixedClusters(f, w, idx, assign, k) };
+}
+
+/**
+ * Splits each cluster that holds two chromaticities (ADR 0069), renumbering one part as a new cluster
+ * in `assign`; returns the new number of clusters. k-means can settle with one cloth's lit middle and
+ * another garment of its lightness in one cluster (a stone coat's middle and mint trousers) and the
+ * cloth's shaded sides alone in another: the first is read at the trousers' lightness and chromaticity,
+ * and the two are too far apart in chromaticity to be joined as one cloth.
+ */
+function splitMixedClusters(
+  f: Float32Array,
+  w: Float32Array,
+  idx: readonly number[],
+  assign: Int32Array,
+  k: number,
+): number {
+  const members: number[][] = Array.from({ length: k }, () => []);
+  for (const i of idx) members[assign[i]].push(i);
+  let next = k;
+  for (const m of members) {
+    const parts = bisectChromaticity(f, w, m);
+    if (!parts || parts.apart < T.splitApart || parts.lesser < T.splitLesser) continue;
+    for (const [p, i] of m.entries()) if (parts.side[p] === 1) assign[i] = next;
+    next += 1;
+  }
+  return next;
+}
+
+/**
+ * Two-means of `m`'s weighted chromaticity (the clustering space's a and b, lightness left out), started
+ * from a cut across the principal axis through the mean: each member's side, the two centres'
+ * distance, and the lesser side's share of the weight. Null when everything falls on one side.
+ */
+export function bisectChromaticity(
+  f: Float32Array,
+  w: Float32Array,
+  m: readonly number[],
+): { side: Uint8Array; apart: number; lesser: number } | null {
+  let sw = 0;
+  let ma = 0;
+  let mb = 0;
+  for (const i of m) {
+    sw += w[i];
+    ma += f[i * 3 + 1] * w[i];
+    mb += f[i * 3 + 2] * w[i];
+  }
+  if (!(sw > 0)) return null;
+  ma /= sw;
+  mb /= sw;
+  let saa = 0;
+  let sab = 0;
+  let sbb = 0;
+  for (const i of m) {
+    const da = f[i * 3 + 1] - ma;
+    const db = f[i * 3 + 2] - mb;
+    saa += w[i] * da * da;
+    sab += w[i] * da * db;
+    sbb += w[i] * db * db;
+  }
+  // the principal axis: the eigenvector of the larger eigenvalue of [[saa, sab], [sab, sbb]]
+  const half = (saa + sbb) / 2;
+  const larger = half + Math.sqrt(Math.max(0, half * half - (saa * sbb - sab * sab)));
+  let [ea, eb] = Math.abs(sab) > 1e-12 ? [sab, larger - saa] : saa >= sbb ? [1, 0] : [0, 1];
+  const norm = Math.hypot(ea, eb);
+  [ea, eb] = [ea / norm, eb / norm];
+  const side = new Uint8Array(m.length);
+  for (const [p, i] of m.entries())
+    side[p] = (f[i * 3 + 1] - ma) * ea + (f[i * 3 + 2] - mb) * eb >= 0 ? 1 : 0;
+  const centres = [0, 0, 0, 0];
+  const weight = [0, 0];
+  for (let iter = 0; ; iter += 1) {
+    centres.fill(0);
+    weight.fill(0);
+    for (const [p, i] of m.entries()) {
+      centres[side[p] * 2] += f[i * 3 + 1] * w[i];
+      centres[side[p] * 2 + 1] += f[i * 3 + 2] * w[i];
+      weight[side[p]] += w[i];
+    }
+    if (weight[0] === 0 || weight[1] === 0) return null;
+    for (let c = 0; c < 4; c += 1) centres[c] /= weight[c >> 1];
+    if (iter === T.splitIterations) break;
+    for (const [p, i] of m.entries()) {
+      const d0 = (f[i * 3 + 1] - centres[0]) ** 2 + (f[i * 3 + 2] - centres[1]) ** 2;
+      const d1 = (f[i * 3 + 1] - centres[2]) ** 2 + (f[i * 3 + 2] - centres[3]) ** 2;
+      side[p] = d1 < d0 ? 1 : 0;
+    }
+  }
+  return {
+    side,
+    apart: Math.hypot(centres[0] - centres[2], centres[1] - centres[3]),
+    lesser: Math.min(weight[0], weight[1]) / (weight[0] + weight[1]),
+  };
 }
 
 /** A pixel's lightness and its weight. */
