@@ -22,7 +22,7 @@ import {
   whiteBalance,
   type WorkingImage,
 } from './image-decode';
-import { belowLighterMode, bisectChromaticity, litPercentileOf } from './image-palette';
+import { belowLighterMode, litPercentileOf } from './image-palette';
 import { ANALYSIS } from './image-thresholds';
 import { subjectWeights } from './image-subject';
 import { absences, article, captionFor, writeProfile } from './profile-writer';
@@ -428,17 +428,6 @@ describe('colour model: garment and wall', () => {
   });
 });
 
-/**
- * Image `k` of eval:search's core of `family` for `seed`, as the service stores it, is read in its family
- * within 0.02 of the drawn lightness.
- */
-async function readsOwnColour(seed: number, family: string, k: number): Promise<void> {
-  const p = await corePhoto(seed, FAMILY_KEYS.indexOf(family), family, k);
-  const top = (await analyseImage(await asStored(p.jpeg), 0)).palette[0];
-  expect(Math.abs(top.oklab.l - oklabOf(p.truth.shade).l)).toBeLessThan(0.02);
-  expect(familiesNamedBy(top.name, top.hex).families).toContain(family);
-}
-
 describe('colour model: a lighter mode in a cluster is not its lit part (ADR 0067)', () => {
   /** Items of weighted lightness: `n` pixels of weight `w` spread evenly over [from, to). */
   const spread = (from: number, to: number, n: number, w = 1) =>
@@ -486,7 +475,12 @@ describe('colour model: a lighter mode in a cluster is not its lit part (ADR 006
     ['a stone before a light warm wall (read cream at L 0.89)', 20, 'stone', 0],
     ['a stone worn with a cream garment (read oatmeal at L 0.83)', 4, 'stone', 2],
     ['a taupe on a hanger before pink stripes (read stone at L 0.67)', 6, 'taupe', 0],
-  ])('reads %s at its own lightness', (_, seed, family, k) => readsOwnColour(seed, family, k));
+  ])('reads %s at its own lightness', async (_, seed, family, k) => {
+    const p = await corePhoto(seed, FAMILY_KEYS.indexOf(family), family, k);
+    const top = (await analyseImage(await asStored(p.jpeg), 0)).palette[0];
+    expect(Math.abs(top.oklab.l - oklabOf(p.truth.shade).l)).toBeLessThan(0.02);
+    expect(familiesNamedBy(top.name, top.hex).families).toContain(family);
+  });
 
   it("leaves a side-lit cloth's lit side alone: it is a mode of its own, not a wall", async () => {
     // eval:taste's side-lit photograph 0 of white, tuning seed 7: cut below its lit side, it read light grey
@@ -496,50 +490,6 @@ describe('colour model: a lighter mode in a cluster is not its lit part (ADR 006
     const top = (await analyseImage(stored, 0)).palette[0];
     expect(familiesNamedBy(top.name, top.hex).families).toContain('white');
   });
-});
-
-describe('colour model: a cluster holding two colours is split (ADR 0069)', () => {
-  /** Clustering features (lightness x 0.5, a, b) of pixels: `[l, a, b, n]` makes n pixels, a small jitter each. */
-  const pixels = (...groups: [l: number, a: number, b: number, n: number][]) => {
-    const rows = groups.flatMap(([l, a, b, n]) =>
-      Array.from({ length: n }, (_, i) => [l * 0.5, a + 0.002 * Math.sin(i), b + 0.002 * Math.cos(i * 1.7)]),
-    );
-    return {
-      f: Float32Array.from(rows.flat()),
-      w: new Float32Array(rows.length).fill(1),
-      m: rows.map((_, i) => i),
-    };
-  };
-
-  it("splits a cloth's lit middle from another garment of its lightness, each whole on its side", () => {
-    // a stone cloth's lit middle (300) and mint trousers (200) in one cluster
-    const { f, w, m } = pixels([0.73, 0.007, 0.035, 300], [0.78, -0.046, 0.019, 200]);
-    const parts = bisectChromaticity(f, w, m);
-    expect(parts).not.toBeNull();
-    expect(parts!.apart).toBeGreaterThan(ANALYSIS.palette.splitApart);
-    expect(parts!.apart).toBeCloseTo(Math.hypot(0.053, 0.016), 2);
-    expect(parts!.lesser).toBeCloseTo(0.4, 5);
-    const cloth = new Set(Array.from(parts!.side.subarray(0, 300)));
-    const trousers = new Set(Array.from(parts!.side.subarray(300)));
-    expect(cloth.size).toBe(1);
-    expect(trousers.size).toBe(1);
-    expect([...cloth][0]).not.toBe([...trousers][0]);
-  });
-
-  it('does not split one cloth in light and shade: one chromaticity, whatever its lightness', () => {
-    const { f, w, m } = pixels([0.5, 0.01, 0.05, 150], [0.62, 0.01, 0.05, 200], [0.75, 0.01, 0.05, 150]);
-    const parts = bisectChromaticity(f, w, m);
-    expect(parts === null || parts.apart < ANALYSIS.palette.splitApart).toBe(true);
-  });
-
-  // eval:search's core photographs of tuning seeds, clearly lit, before busy walls, as the service
-  // stores them: each cloth shared a cluster with a blob or garment of another colour and was read at it.
-  it.each([
-    ['an oatmeal on a hanger (read light grey at L 0.85)', 9, 'oatmeal', 2],
-    ['an oatmeal on a hanger, with brown and ecru (read stone at L 0.72)', 9, 'oatmeal', 0],
-    ['a white on a hanger, with navy (read light grey at L 0.87)', 5, 'white', 2],
-    ['a cream on a hanger, with red (read light grey at L 0.77)', 18, 'cream', 1],
-  ])('reads %s in its family at its own lightness', (_, seed, family, k) => readsOwnColour(seed, family, k));
 });
 
 describe("colour model: a core's images read together", () => {

@@ -110,14 +110,6 @@ export const ANALYSIS = {
     /** Clusters (k-means++ seeded, deterministic) and iterations. */
     clusters: 10,
     iterations: 10,
-    /** A cluster whose two-means in chromaticity (the clustering space's a and b: a/L, b/L at
-     * `referenceL`) puts the centres this far apart, the lesser part holding at least `splitLesser` of
-     * its weight, is two colours and split in two (ADR 0069). Fitted on eval:search's core
-     * photographs of tuning seeds 3-24 read in their core: named right 1,680 -> 1,684 of 1,716, read
-     * more than 0.05 off the drawn lightness 65 -> 61 (0.03 apart: 1,679 and 65). */
-    splitApart: 0.02,
-    splitLesser: 0.1,
-    splitIterations: 6,
     /** Clustering space: lightness weighted down, chromaticity scaled to this reference lightness,
      * so the lit and the shaded side of one cloth fall in one cluster. */
     lightnessWeight: 0.5,
