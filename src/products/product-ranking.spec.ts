@@ -18,6 +18,7 @@ import {
 import { colourWalks, gendersFor } from './search-plan';
 import { NO_AVOIDS, parseAvoids, parseShopperQuery } from './search-query';
 import { colourByName } from '../taste/colour-vocabulary';
+import { colourFeatures } from './product-colour';
 
 /** A vocabulary swatch's OKLab point, as the catalogue places its vendor names. */
 const swatch = (name: string) => colourByName(name)!.oklab;
@@ -698,6 +699,66 @@ describe('scoreCandidates', () => {
     // A tag in the product's own words still counts (`orange` in a title is what the product is).
     const titled = scoreCandidates([candidate('t', { title: 'Orange loafers' })], profile, null);
     expect(titled[0].matchReasons).toContain('tag: orange');
+  });
+
+  // eval:search seed 48: a stone core (a grey in its palette, tags `stone` and `grey`) ranked a taupe
+  // `Fawn Grey, Stone` jumper among stone products on `tag: stone` and `tag: grey`, read off its title.
+  it("matches a colour tag against the product's dominant colour, not a second colour the title repeats", () => {
+    const profile: RankingProfile = {
+      ...PROFILE,
+      tags: ['stone', 'grey', 'soft'],
+      styleAttributes: [],
+      patterns: [],
+      palette: [
+        { name: 'stone', oklab: swatch('stone'), share: 0.8 },
+        { name: 'grey', oklab: { l: 0.66, a: 0.004, b: 0.012 }, share: 0.13 },
+      ],
+    };
+    const ranked = scoreCandidates(
+      [
+        candidate('a-taupe', {
+          title: 'Fawn Grey, Stone Roll Neck Jumper',
+          colour: 'Fawn Grey, Stone',
+          colourLab: colourFeatures('Fawn Grey, Stone')!,
+        }),
+        candidate('b-stone', {
+          title: 'Soft Stone Jumper',
+          colour: 'Soft Stone',
+          colourLab: swatch('stone'),
+        }),
+        candidate('c-stone', { title: 'Jumper', colour: 'Stone/Navy', colourLab: swatch('stone') }),
+      ],
+      profile,
+      null,
+    );
+    expect(ranked.map((r) => r.candidate.id)).toEqual(['b-stone', 'c-stone', 'a-taupe']);
+    const reasons = Object.fromEntries(ranked.map((r) => [r.candidate.id, r.matchReasons]));
+    // Its first colour is a grey; the stone is its second.
+    expect(reasons['a-taupe']).toContain('tag: grey');
+    expect(reasons['a-taupe']).not.toContain('tag: stone');
+    // `Soft` is the colourway's word (`Soft Stone`), not the garment's.
+    expect(reasons['b-stone']).toEqual(['colour: soft stone', 'tag: stone']);
+    // The first colour meets the tag whether the title names it or not.
+    expect(reasons['c-stone']).toContain('tag: stone');
+    // The title's own words still count: a soft jumper in stone is soft.
+    const soft = scoreCandidates(
+      [candidate('s', { title: 'Soft Jumper', colour: 'Stone', colourLab: swatch('stone') })],
+      profile,
+      null,
+    );
+    expect(soft[0].matchReasons).toEqual(['colour: stone', 'tag: stone', 'tag: soft']);
+    // A fabric some colour lists name is no colour tag: a `Raw Linen` shirt in cotton is not linen.
+    const fabrics = scoreCandidates(
+      [
+        candidate('r', { title: 'Raw Linen Shirt', colour: 'Raw Linen', material: 'Cotton' }),
+        candidate('l', { title: 'Shirt', colour: 'Ecru', material: 'Linen' }),
+      ],
+      { ...profile, tags: ['linen'] },
+      null,
+    );
+    const fabricReasons = Object.fromEntries(fabrics.map((r) => [r.candidate.id, r.matchReasons]));
+    expect(fabricReasons.r).toEqual([]);
+    expect(fabricReasons.l).toEqual(['tag: linen', 'material: linen']);
   });
 
   // The generator's `Shoes > Boots & Sneakers` made ballet flats match `sneakers`, and say so.

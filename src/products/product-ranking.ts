@@ -4,9 +4,10 @@
  */
 import { stemmer } from 'stemmer';
 import { byCodeUnits } from '../common/code-unit-order';
-import { resolveColourValue, vocabularyColourNames } from '../taste/colour-names';
+import { resolveColourValue, splitColourValue, vocabularyColourNames } from '../taste/colour-names';
 import { colourDistance } from '../taste/colour-vocabulary';
 import { primaryColourName } from './catalogue-feed';
+import { queryColourSource } from './product-colour';
 import {
   CategoryName,
   inQueryCategory,
@@ -193,9 +194,15 @@ export function productWords(
   return withColourWords(attributeWordsOf(c, fieldWords), c, fieldWords);
 }
 
-/** productWords() without the colour field: what the profile's attributes are matched against. */
+/**
+ * productWords() without the colour: what the profile's attributes are matched against. The title's
+ * words that repeat the colour field are left out too: feeds write the colour into the title (Google's
+ * guidance asks for it), and matched there a second colour took a colour tag (`Fawn Grey, Stone` took
+ * `tag: stone` on a stone core) and a colourway's shade word a style (`Soft Oat` took `style: soft`).
+ * A colour tag is matched against the product's dominant colour instead (dominantColourWords, ADR 0069).
+ */
 function attributeWordsOf(c: RankingCandidate, fieldWords: (text: string) => readonly string[]): Set<string> {
-  const words = new Set<string>(fieldWords(titleWithoutBrand(c.title, c.designer)));
+  const words = titleBesideColour(c, fieldWords);
   for (const field of [describingPath(c.category), c.material, c.pattern])
     if (field) for (const w of fieldWords(field)) words.add(w);
   return words;
@@ -265,10 +272,34 @@ export function productFabric(
   c: Pick<RankingCandidate, 'title' | 'designer' | 'material' | 'colour'>,
   fieldWords: (text: string) => readonly string[] = fieldStems,
 ): Set<string> {
-  const colour = new Set(c.colour ? fieldWords(c.colour) : []);
   const fabric = new Set(c.material ? fieldWords(c.material) : []);
-  for (const w of fieldWords(titleWithoutBrand(c.title, c.designer))) if (!colour.has(w)) fabric.add(w);
+  for (const w of titleBesideColour(c, fieldWords)) fabric.add(w);
   return fabric;
+}
+
+/**
+ * What a product's colour is, as stems: the first colour its colour field names, as the vendor wrote
+ * it (`Heather Grey/Navy`: heather, grey). A second colour is a trim or a print's ground, not the
+ * product's colour. A colour tag meets only these words (`tag: heather grey`, not `tag: dark` for
+ * `Dark Navy`: a shade word is no colour tag). The vocabulary's names for the colour (`Porridge` is
+ * oatmeal) are left to the colour score's name credit, which weighs a palette colour by its share: as a
+ * tag, oatmeal second in an ecru core's palette put `Porridge` products above ecru ones.
+ */
+function dominantColourWords(
+  colour: string | null,
+  fieldWords: (text: string) => readonly string[],
+): Set<string> {
+  const first = colour ? splitColourValue(colour)[0] : undefined;
+  return new Set(first ? fieldWords(first) : []);
+}
+
+/** The words of a product's title without its brand, less the words of its colour field. */
+function titleBesideColour(
+  c: Pick<RankingCandidate, 'title' | 'designer' | 'colour'>,
+  fieldWords: (text: string) => readonly string[],
+): Set<string> {
+  const colour = new Set(c.colour ? fieldWords(c.colour) : []);
+  return new Set(fieldWords(titleWithoutBrand(c.title, c.designer)).filter((w) => !colour.has(w)));
 }
 
 /**
@@ -317,6 +348,8 @@ interface ProductWordSets {
    * matched `Black/Burnt Orange` and `Dark Navy` and undid the palette weighting (ADR 0056).
    */
   attributeWords: ReadonlySet<string>;
+  /** Its dominant colour's words (dominantColourWords): the profile's colour tags are matched against these too. */
+  dominantColour: ReadonlySet<string>;
   /** What the product is (productKind): the query's head is matched against these. */
   kind: ReadonlySet<string>;
   /** What it is made of (productFabric): a query's fabric word is matched against these. */
@@ -345,6 +378,7 @@ function cachedProductWords(c: RankingCandidate): ProductWordSets {
   const sets = {
     words: withColourWords(attributeWords, c, cachedFieldStems),
     attributeWords,
+    dominantColour: dominantColourWords(c.colour, cachedFieldStems),
     kind: productKind(c),
     fabric: productFabric(c, cachedFieldStems),
   };
@@ -406,20 +440,36 @@ const CHECK_STEMS = [...new Set([...CHECK_WORDS].map(stem))];
 const MAX_ATTRIBUTES = 32;
 
 /** Attributes with their stemmed tokens, distinct by value, without empty ones, at most MAX_ATTRIBUTES. */
-function distinctAttributes(
-  list: readonly { kind: string; value: string }[],
-): { kind: string; key: string; tokens: string[] }[] {
+function distinctAttributes(list: readonly { kind: string; value: string }[]): ProfileAttribute[] {
   const seen = new Set<string>();
-  const out: { kind: string; key: string; tokens: string[] }[] = [];
+  const out: ProfileAttribute[] = [];
   for (const { kind, value } of list) {
     const key = value.toLowerCase();
     const tokens = tokenize(value).map(stem);
     if (seen.has(key) || tokens.length === 0) continue;
     seen.add(key);
-    out.push({ kind, key, tokens });
+    const colour = kind === 'tag' && isColourTag(key);
+    out.push({ kind, key, tokens, colour });
     if (out.length >= MAX_ATTRIBUTES) break;
   }
   return out;
+}
+
+/**
+ * A tag that names a colour the vocabulary knows (`stone`, `heather grey`), not a shade word (`dark`)
+ * and not a fabric some colour lists also name (`linen`, `denim`: a `Raw Linen` shirt in cotton is no
+ * linen shirt, productFabric).
+ */
+function isColourTag(tag: string): boolean {
+  return !COLOUR_MODIFIERS.has(tag) && !isMaterialWord(tag) && queryColourSource(tag) === 'vocabulary';
+}
+
+/** A profile attribute as it is matched: a colour tag also meets the product's dominant colour. */
+interface ProfileAttribute {
+  kind: string;
+  key: string;
+  tokens: string[];
+  colour: boolean;
 }
 
 export interface ScoreWeights {
@@ -505,7 +555,7 @@ interface ScoringContext {
   targets: PaletteColour[];
   /** Per target colour, the weight colourSimilarity() gives it (the most dominant counts fully). */
   targetWeights: number[];
-  attributes: { kind: string; key: string; tokens: string[] }[];
+  attributes: ProfileAttribute[];
   avoid: AvoidRules;
   paletteChroma: number;
   /** The query's terms as they are matched (empty without a query). */
@@ -631,9 +681,15 @@ function colourMatch(c: RankingCandidate, ctx: ScoringContext): { colour: number
 }
 
 /** The profile attributes (and the material) found in the candidate's words, each with its reason. */
-function attributeMatch(c: RankingCandidate, words: ReadonlySet<string>, ctx: ScoringContext): string[] {
+function attributeMatch(
+  c: RankingCandidate,
+  { attributeWords, dominantColour }: ProductWordSets,
+  ctx: ScoringContext,
+): string[] {
   const reasons = ctx.attributes
-    .filter(({ tokens }) => tokens.every((t) => words.has(t)))
+    .filter(({ tokens, colour }) =>
+      tokens.every((t) => attributeWords.has(t) || (colour && dominantColour.has(t))),
+    )
     .map(({ kind, key }) => `${kind}: ${key}`);
   const material = c.material?.toLowerCase();
   if (material && ctx.materialHitOf(material)) reasons.push(`material: ${material}`);
@@ -833,10 +889,10 @@ function queryTier(q: { match: boolean; matched: number }, base: number, queryPa
 /** One candidate's score in 0..1 (rounded to 0.001) and its reasons (distinct, at most six). */
 function scoreCandidate<C extends RankingCandidate>(candidate: C, ctx: ScoringContext): RankedProduct<C> {
   const productWordSets = cachedProductWords(candidate);
-  const { words, attributeWords } = productWordSets;
+  const { words } = productWordSets;
   const { colour, matched } = colourMatch(candidate, ctx);
   const colourName = matched.length > 0 && candidate.colour ? ctx.colourNameOf(candidate.colour) : null;
-  const attributeReasons = attributeMatch(candidate, attributeWords, ctx);
+  const attributeReasons = attributeMatch(candidate, productWordSets, ctx);
   const q = queryMatch(candidate, productWordSets, matched, ctx);
   const avoided = avoidance(candidate, words, ctx.avoid, ctx.paletteChroma);
   const { weights } = ctx;
