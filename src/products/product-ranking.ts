@@ -280,8 +280,8 @@ export function productFabric(
 /**
  * What a product's colour is, as stems: the first colour its colour field names, as the vendor wrote
  * it (`Heather Grey/Navy`: heather, grey). A second colour is a trim or a print's ground, not the
- * product's colour. A colour tag meets only these words (`tag: heather grey`, not `tag: dark` for
- * `Dark Navy`: a shade word is no colour tag). The vocabulary's names for the colour (`Porridge` is
+ * product's colour. Of a product's colour, a colour tag meets only these words (`tag: heather grey`;
+ * not `tag: dark` for `Dark Navy`: a shade word is no colour tag). The vocabulary's names for the colour (`Porridge` is
  * oatmeal) are left to the colour score's name credit, which weighs a palette colour by its share: as a
  * tag, oatmeal second in an ecru core's palette put `Porridge` products above ecru ones.
  */
