@@ -343,9 +343,10 @@ interface ProductWordSets {
   /** Every describing word: the query's terms and the avoid rules are matched against these. */
   words: ReadonlySet<string>;
   /**
-   * The same without the colour field: the profile's attributes are matched against these. The colour
-   * is scored by the colour match; a profile tag that names a colour (`orange` for a 2% accent, `dark`)
-   * matched `Black/Burnt Orange` and `Dark Navy` and undid the palette weighting (ADR 0056).
+   * The same without the colour field, nor the title's words that repeat it (attributeWordsOf): the
+   * profile's attributes are matched against these. The colour is scored by the colour match; a profile
+   * tag that names a colour (`orange` for a 2% accent, `dark`) matched `Black/Burnt Orange` and
+   * `Dark Navy` and undid the palette weighting (ADR 0056, 0069).
    */
   attributeWords: ReadonlySet<string>;
   /** Its dominant colour's words (dominantColourWords): the profile's colour tags are matched against these too. */
