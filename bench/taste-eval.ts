@@ -44,11 +44,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { colourByName, colourFamily, oklabOf } from '../src/taste/colour-vocabulary';
-import { settleLight } from '../src/taste/core-light';
+import { lightOf, settleLight } from '../src/taste/core-light';
 import { analyseImage, type ImageAnalysis } from '../src/taste/image-analysis';
 import { decodeWorkingImage, isDim, whiteBalance } from '../src/taste/image-decode';
 import { ANALYSIS } from '../src/taste/image-thresholds';
 import { TasteService } from '../src/taste/taste.service';
+import { TasteGenerationError } from '../src/taste/taste.types';
 import { GarmentPattern, garmentPng, GarmentSpec } from '../test/support/garments';
 import { FAMILY_KEYS, familiesNamedBy } from './colour-families';
 import { asStored, corePhoto, evalPhoto, type Lighting } from './photo-images';
@@ -63,10 +64,21 @@ const analysed = (jpeg: Buffer): Promise<Buffer> => (UPLOADED_BYTES ? Promise.re
 
 /**
  * The engine's reading of an image, as a core's image is read: a scene near the open-shade line also
- * in its other light, for `settleLight` (ADR 0066); alone, an image keeps the line's reading.
+ * in its other light, for `settleLight` (ADR 0066), and a clearly dim one in the lit light, which the
+ * service reads only in a core with a clearly lit image (`withLitReadings`, ADR 0070; `settleLight`
+ * goes by it only then, so reading it always gives the same settled cores); alone, an image keeps the
+ * line's reading.
  */
 async function readPhoto(jpeg: Buffer): Promise<ImageAnalysis> {
-  return analyseImage(await analysed(jpeg), 0, { otherLight: true });
+  const bytes = await analysed(jpeg);
+  const analysis = await analyseImage(bytes, 0, { otherLight: true });
+  if (lightOf(analysis) !== 'dim') return analysis;
+  try {
+    return { ...analysis, otherLight: await analyseImage(bytes, 0, { light: 'lit' }) };
+  } catch (err) {
+    if (err instanceof TasteGenerationError) return analysis; // nothing visible in that light
+    throw err;
+  }
 }
 
 /** An analysis's top palette colour and the families it names (bench/colour-families.ts judges), with its lightness. */

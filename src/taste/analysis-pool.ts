@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import type { AnalysisOutcome, AnalysisTask } from './analysis-worker';
-import type { ImageAnalysis } from './image-analysis';
+import type { ImageAnalysis, LightReading } from './image-analysis';
 import { TasteGenerationError } from './taste.types';
 
 /**
@@ -25,8 +25,18 @@ export class AnalysisPool {
 
   constructor(private readonly threads = Math.min(2, availableParallelism())) {}
 
-  async analyse(data: Buffer, index: number, otherLight = false): Promise<ImageAnalysis> {
-    const outcome = await this.threadPool().run({ data, index, otherLight });
+  /** `analyseImage` in a thread: `otherLight` or `light` as it takes them. */
+  async analyse(
+    data: Buffer,
+    index: number,
+    opts: { otherLight?: boolean; light?: LightReading } = {},
+  ): Promise<ImageAnalysis> {
+    const outcome = await this.threadPool().run({
+      data,
+      index,
+      otherLight: opts.otherLight ?? false,
+      light: opts.light,
+    });
     if ('analysis' in outcome) return outcome.analysis;
     const { message, transient, publicMessage } = outcome.failure;
     throw new TasteGenerationError(message, transient, publicMessage);

@@ -62,14 +62,16 @@ export function isScene(img: WorkingImage, first: SubjectWeights): boolean {
 /**
  * The whole measurement of one image. `index` (0-based) names the image in errors. With `otherLight`,
  * a scene too close to the open-shade line to call is also read in the other light (`otherLight`), so
- * that a core's images can settle it together (ADR 0066); the rest are read once.
+ * that a core's images can settle it together (ADR 0066); the rest are read once. `light` forces one
+ * reading (`lit`: a clearly dim scene's lit reading, asked for by `withLitReadings`, ADR 0070).
  */
 export async function analyseImage(
   data: Buffer,
   index: number,
-  opts: { otherLight?: boolean } = {},
+  opts: { otherLight?: boolean; light?: LightReading } = {},
 ): Promise<ImageAnalysis> {
   const img = await decodeWorkingImage(data, index);
+  if (opts.light !== undefined && opts.light !== 'auto') return analyseWorkingImage(img, index, opts.light);
   // the working copy is corrected in place: the other light starts from an untouched copy, not a
   // second decode
   const untouched = opts.otherLight ? copyWorkingImage(img) : undefined;

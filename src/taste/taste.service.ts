@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown, Optional } from '@nestjs/com
 import { ConfigService } from '@nestjs/config';
 import { AllConfig } from '../config/configuration';
 import { AnalysisPool } from './analysis-pool';
-import { settleLight } from './core-light';
+import { settleLight, withLitReadings } from './core-light';
 import type { ImageAnalysis } from './image-analysis';
 import { OpenAiTasteProvider } from './openai.provider';
 import { LocalTasteProvider } from './local-taste.provider';
@@ -47,11 +47,11 @@ export class TasteService implements OnApplicationShutdown {
   /**
    * The local analysis of each image, in input order (product image colour extraction reads one image
    * at a time). With `otherLight`, a scene near the open-shade line also carries its other reading,
-   * for `settleLight`.
+   * for `settleLight` (a clearly dim one's lit reading is asked for afterwards, `withLitReadings`).
    */
   async analyse(images: TasteImageInput[], otherLight = false): Promise<ImageAnalysis[]> {
     return mapBounded(images, ANALYSIS_CONCURRENCY, (img, i) =>
-      this.analysisPool.analyse(img.data, i, otherLight),
+      this.analysisPool.analyse(img.data, i, { otherLight }),
     );
   }
 
@@ -61,8 +61,12 @@ export class TasteService implements OnApplicationShutdown {
   }
 
   async generate(images: TasteImageInput[]): Promise<TasteResult> {
-    // a core's images settle the light of those the open-shade line cannot call (ADR 0066)
-    const analyses = settleLight(await this.analyse(images, true));
+    // a core's images settle the light of those the open-shade line cannot call or reads as dim
+    // (ADRs 0066 and 0070)
+    const read = await this.analyse(images, true);
+    const analyses = settleLight(
+      await withLitReadings(read, (i) => this.analysisPool.analyse(images[i].data, i, { light: 'lit' })),
+    );
     const { palette, patterns } = writeProfile(analyses);
     const described = await this.provider.describeTaste(images, analyses).catch((err: unknown) => {
       if (err instanceof TasteGenerationError) this.metrics?.providerError(this.providerName, err.transient);
