@@ -44,12 +44,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { colourByName, colourFamily, oklabOf } from '../src/taste/colour-vocabulary';
-import { lightOf, settleLight } from '../src/taste/core-light';
+import { settleLight, withLitReading } from '../src/taste/core-light';
 import { analyseImage, type ImageAnalysis } from '../src/taste/image-analysis';
 import { decodeWorkingImage, isDim, whiteBalance } from '../src/taste/image-decode';
 import { ANALYSIS } from '../src/taste/image-thresholds';
 import { TasteService } from '../src/taste/taste.service';
-import { TasteGenerationError } from '../src/taste/taste.types';
 import { GarmentPattern, garmentPng, GarmentSpec } from '../test/support/garments';
 import { FAMILY_KEYS, familiesNamedBy } from './colour-families';
 import { asStored, corePhoto, evalPhoto, type Lighting } from './photo-images';
@@ -72,13 +71,7 @@ const analysed = (jpeg: Buffer): Promise<Buffer> => (UPLOADED_BYTES ? Promise.re
 async function readPhoto(jpeg: Buffer): Promise<ImageAnalysis> {
   const bytes = await analysed(jpeg);
   const analysis = await analyseImage(bytes, 0, { otherLight: true });
-  if (lightOf(analysis) !== 'dim') return analysis;
-  try {
-    return { ...analysis, otherLight: await analyseImage(bytes, 0, { light: 'lit' }) };
-  } catch (err) {
-    if (err instanceof TasteGenerationError) return analysis; // nothing visible in that light
-    throw err;
-  }
+  return withLitReading(analysis, () => analyseImage(bytes, 0, { light: 'lit' }));
 }
 
 /** An analysis's top palette colour and the families it names (bench/colour-families.ts judges), with its lightness. */

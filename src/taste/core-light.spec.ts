@@ -119,15 +119,28 @@ describe('a clearly dim image is read lit only when its core has an image to set
   it('reads the dim images of a core with a clearly lit image, and only those', async () => {
     const asked: number[] = [];
     const near = image([colour('slate', 0.8)], [colour('charcoal', 0.8)]);
-    const read = await withLitReadings([dim(), lit, near, dim()], readLit(asked));
+    const read = await withLitReadings([dim(), lit, near, dim()], readLit(asked), 2);
     expect(asked.sort()).toEqual([0, 3]);
     expect(read[0].otherLight?.palette[0].name).toBe('charcoal');
     expect(tops(settleLight(read))).toEqual(['charcoal', 'charcoal', 'charcoal', 'charcoal']);
   });
 
+  it('reads at most `concurrency` lit readings at once, as the first readings are bounded', async () => {
+    let running = 0;
+    let most = 0;
+    const slowRead = async () => {
+      most = Math.max(most, ++running);
+      await new Promise((r) => setTimeout(r, 5));
+      running -= 1;
+      return image([colour('charcoal', 0.8)]);
+    };
+    await withLitReadings([lit, dim(), dim(), dim(), dim()], slowRead, 2);
+    expect(most).toBe(2);
+  });
+
   it('reads nothing more in a core without a clearly lit image (a core all in open shade)', async () => {
     const asked: number[] = [];
-    const read = await withLitReadings([dim(), dim()], readLit(asked));
+    const read = await withLitReadings([dim(), dim()], readLit(asked), 2);
     expect(asked).toEqual([]);
     expect(read.every((a) => a.otherLight === undefined)).toBe(true);
   });
@@ -136,12 +149,12 @@ describe('a clearly dim image is read lit only when its core has an image to set
     const nothing = async () => {
       throw new TasteGenerationError('image 1 has no visible content', false);
     };
-    const [kept] = await withLitReadings([dim(), lit], nothing);
+    const [kept] = await withLitReadings([dim(), lit], nothing, 2);
     expect(kept.otherLight).toBeUndefined();
     const broken = async () => {
       throw new Error('thread pool closed');
     };
-    await expect(withLitReadings([dim(), lit], broken)).rejects.toThrow('thread pool closed');
+    await expect(withLitReadings([dim(), lit], broken, 2)).rejects.toThrow('thread pool closed');
   });
 });
 
@@ -168,7 +181,7 @@ describe('settled on photographs, as the service stores them (tuning seeds of AD
   const readCore = async (photos: Promise<PhotoJpeg>[]) => {
     const bytes = await Promise.all(photos.map(async (p) => asStored((await p).jpeg)));
     const first = await Promise.all(bytes.map((b, i) => analyseImage(b, i, { otherLight: true })));
-    return withLitReadings(first, (i) => analyseImage(bytes[i], i, { light: 'lit' }));
+    return withLitReadings(first, (i) => analyseImage(bytes[i], i, { light: 'lit' }), 2);
   };
   const names = (a: ImageAnalysis, family: string) =>
     familiesNamedBy(a.palette[0].name, a.palette[0].hex).families.includes(family);

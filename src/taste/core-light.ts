@@ -1,3 +1,4 @@
+import { mapBounded } from '../common/concurrency';
 import { colourDistance } from './colour-vocabulary';
 import type { ImageAnalysis } from './image-analysis';
 import { ANALYSIS } from './image-thresholds';
@@ -36,28 +37,35 @@ export function settleLight(analyses: readonly ImageAnalysis[]): ImageAnalysis[]
 }
 
 /**
- * The core's images with the lit reading (`readLit(i)`) added to each clearly dim one, when the core
- * also has an image read once (clearly lit, or no scene) for `settleLight` to go by; otherwise, or
- * when the lit reading leaves nothing visible, as they are. Only then is the second reading paid for:
- * a core all in open shade is read once an image.
+ * The core's images with the lit reading (`readLit(i)`, at most `concurrency` at once) added to each
+ * clearly dim one, when the core also has an image read once (clearly lit, or no scene) for
+ * `settleLight` to go by; otherwise as they are. Only then is the second reading paid for: a core all
+ * in open shade is read once an image.
  */
 export async function withLitReadings(
   analyses: readonly ImageAnalysis[],
   readLit: (index: number) => Promise<ImageAnalysis>,
+  concurrency: number,
 ): Promise<ImageAnalysis[]> {
-  const light = analyses.map(lightOf);
-  if (!light.includes('lit')) return [...analyses];
-  return Promise.all(
-    analyses.map(async (a, i) => {
-      if (light[i] !== 'dim' || a.otherLight !== undefined) return a;
-      try {
-        return { ...a, otherLight: await readLit(i) };
-      } catch (err) {
-        if (err instanceof TasteGenerationError) return a;
-        throw err;
-      }
-    }),
-  );
+  if (!analyses.some((a) => lightOf(a) === 'lit')) return [...analyses];
+  return mapBounded(analyses, concurrency, (a, i) => withLitReading(a, () => readLit(i)));
+}
+
+/**
+ * A clearly dim image with its lit reading (`readLit`) as `otherLight`; any other image, or one the
+ * lit reading leaves nothing visible in, as it is.
+ */
+export async function withLitReading(
+  a: ImageAnalysis,
+  readLit: () => Promise<ImageAnalysis>,
+): Promise<ImageAnalysis> {
+  if (lightOf(a) !== 'dim' || a.otherLight !== undefined) return a;
+  try {
+    return { ...a, otherLight: await readLit() };
+  } catch (err) {
+    if (err instanceof TasteGenerationError) return a;
+    throw err;
+  }
 }
 
 /**

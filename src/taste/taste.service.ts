@@ -65,7 +65,11 @@ export class TasteService implements OnApplicationShutdown {
     // (ADRs 0066 and 0070)
     const read = await this.analyse(images, true);
     const analyses = settleLight(
-      await withLitReadings(read, (i) => this.analysisPool.analyse(images[i].data, i, { light: 'lit' })),
+      await withLitReadings(
+        read,
+        (i) => this.analysisPool.analyse(images[i].data, i, { light: 'lit' }),
+        ANALYSIS_CONCURRENCY,
+      ),
     );
     const { palette, patterns } = writeProfile(analyses);
     const described = await this.provider.describeTaste(images, analyses).catch((err: unknown) => {
